@@ -1,0 +1,242 @@
+// Package data holds graph data sets for gexph: the types the model and the expander
+// code consume, generators for the synthetic benchmarks (PATTERN, CLUSTER), loaders for
+// real files (gnn-benchmark npz, OGB node-property layout, Peptides-func SMILES, MNIST
+// superpixels, plain edge lists), random splits and an on-disk cache.
+package data
+
+import (
+	"fmt"
+	"math"
+)
+
+// Task says what a data set asks the model to predict.
+type Task int
+
+const (
+	// NodeClassification predicts one class per node (PATTERN, CLUSTER, Computers).
+	NodeClassification Task = iota
+	// GraphClassification predicts one class per graph (MNIST, CIFAR10).
+	GraphClassification
+	// GraphMultiLabel predicts several binary labels per graph (Peptides-func, metric AP).
+	GraphMultiLabel
+	// GraphRegression predicts real targets per graph (Peptides-struct, metric MAE).
+	GraphRegression
+	// LinkRanking ranks candidate links (PCQM-Contact, metric MRR).
+	LinkRanking
+)
+
+// String returns the task's name as used in configs and on the command line.
+func (t Task) String() string {
+	switch t {
+	case NodeClassification:
+		return "node-classification"
+	case GraphClassification:
+		return "graph-classification"
+	case GraphMultiLabel:
+		return "graph-multilabel"
+	case GraphRegression:
+		return "graph-regression"
+	case LinkRanking:
+		return "link-ranking"
+	}
+	return fmt.Sprintf("Task(%d)", int(t))
+}
+
+// FeatureKind tells how a Features value stores its numbers.
+type FeatureKind int
+
+const (
+	// NoFeatures: the graph carries no such features (Rows may still be set).
+	NoFeatures FeatureKind = iota
+	// Dense features: Dense holds Rows×Cols float32 values, row-major.
+	Dense
+	// Sparse features: a CSR matrix in Indptr, Indices, Values.
+	Sparse
+	// Categorical features: Categorical holds Rows×Cols int32 codes, row-major, and column c
+	// takes values in [0, Cardinality[c]).
+	Categorical
+)
+
+// Features is a Rows×Cols matrix of node or edge features, stored densely, sparsely (CSR)
+// or as categorical codes.
+type Features struct {
+	Kind       FeatureKind
+	Rows, Cols int
+	// Dense values, Rows*Cols, row-major (Kind == Dense).
+	Dense []float32
+	// CSR storage (Kind == Sparse): row r spans Indices/Values[Indptr[r]:Indptr[r+1]].
+	Indptr  []int64
+	Indices []int32
+	Values  []float32
+	// Categorical codes, Rows*Cols, row-major (Kind == Categorical).
+	Categorical []int32
+	// Cardinality[c] is the number of values column c can take (Kind == Categorical).
+	Cardinality []int
+}
+
+// Graph is one graph of a data set: N nodes and directed edges Src[i] → Dst[i]. An
+// undirected data set stores each edge in both directions.
+type Graph struct {
+	NumNodes int
+	Src, Dst []int32
+	// Node features (Rows == NumNodes) and edge features (Rows == len(Src)); either may be
+	// NoFeatures.
+	Node, Edge Features
+	// NodeLabels holds one class per node for node tasks (len NumNodes), else nil.
+	NodeLabels []int32
+	// Label is the graph's class for GraphClassification.
+	Label int32
+	// Targets holds the graph's targets for GraphMultiLabel (0/1) and GraphRegression.
+	Targets []float32
+}
+
+// Split lists the indices of the training, validation and test examples: graph indices
+// for inductive data sets, node indices for a transductive (single graph) data set.
+type Split struct {
+	Train, Val, Test []int
+}
+
+// Dataset is a named collection of graphs with a task and a split.
+type Dataset struct {
+	Name string
+	Task Task
+	// NumClasses is the number of classes (node or graph classification) or of
+	// labels/targets per graph (multi-label, regression).
+	NumClasses int
+	// Transductive data sets hold a single graph and split its nodes.
+	Transductive bool
+	Graphs       []Graph
+	Split        Split
+}
+
+// Validate checks every invariant of the data set (index ranges, feature shapes, label
+// counts, finite values, split ranges) and returns an error naming the first violation.
+func (d *Dataset) Validate() error {
+	if len(d.Graphs) == 0 {
+		return fmt.Errorf("data set %q: no graphs", d.Name)
+	}
+	if d.Transductive && len(d.Graphs) != 1 {
+		return fmt.Errorf("data set %q: transductive but holds %d graphs", d.Name, len(d.Graphs))
+	}
+	for gi := range d.Graphs {
+		if err := d.Graphs[gi].Validate(); err != nil {
+			return fmt.Errorf("data set %q: graph %d: %w", d.Name, gi, err)
+		}
+		g := &d.Graphs[gi]
+		switch d.Task {
+		case NodeClassification:
+			for i, y := range g.NodeLabels {
+				if y < 0 || int(y) >= d.NumClasses {
+					return fmt.Errorf("data set %q: graph %d: node %d label %d outside [0, %d)", d.Name, gi, i, y, d.NumClasses)
+				}
+			}
+			if g.NodeLabels == nil {
+				return fmt.Errorf("data set %q: graph %d: node task but no node labels", d.Name, gi)
+			}
+		case GraphClassification:
+			if g.Label < 0 || int(g.Label) >= d.NumClasses {
+				return fmt.Errorf("data set %q: graph %d: label %d outside [0, %d)", d.Name, gi, g.Label, d.NumClasses)
+			}
+		case GraphMultiLabel, GraphRegression:
+			if len(g.Targets) != d.NumClasses {
+				return fmt.Errorf("data set %q: graph %d: %d targets, want %d", d.Name, gi, len(g.Targets), d.NumClasses)
+			}
+		}
+	}
+	limit := len(d.Graphs)
+	what := "graph"
+	if d.Transductive {
+		limit, what = d.Graphs[0].NumNodes, "node"
+	}
+	for _, part := range []struct {
+		name string
+		idx  []int
+	}{{"train", d.Split.Train}, {"val", d.Split.Val}, {"test", d.Split.Test}} {
+		for _, i := range part.idx {
+			if i < 0 || i >= limit {
+				return fmt.Errorf("data set %q: %s split: %s index %d outside [0, %d)", d.Name, part.name, what, i, limit)
+			}
+		}
+	}
+	return nil
+}
+
+// Validate checks the graph's own invariants: edge indices in range, feature shapes,
+// finite feature values, label count.
+func (g *Graph) Validate() error {
+	if g.NumNodes <= 0 {
+		return fmt.Errorf("empty graph (%d nodes)", g.NumNodes)
+	}
+	if len(g.Src) != len(g.Dst) {
+		return fmt.Errorf("edge index: %d sources but %d destinations", len(g.Src), len(g.Dst))
+	}
+	for i := range g.Src {
+		if s, t := g.Src[i], g.Dst[i]; s < 0 || int(s) >= g.NumNodes || t < 0 || int(t) >= g.NumNodes {
+			return fmt.Errorf("edge index: edge %d (%d → %d) outside [0, %d)", i, s, t, g.NumNodes)
+		}
+	}
+	if err := g.Node.validate("node features", g.NumNodes); err != nil {
+		return err
+	}
+	if err := g.Edge.validate("edge features", len(g.Src)); err != nil {
+		return err
+	}
+	if g.NodeLabels != nil && len(g.NodeLabels) != g.NumNodes {
+		return fmt.Errorf("node labels: %d labels for %d nodes", len(g.NodeLabels), g.NumNodes)
+	}
+	for i, t := range g.Targets {
+		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {
+			return fmt.Errorf("targets: value %d is %v", i, t)
+		}
+	}
+	return nil
+}
+
+func (f *Features) validate(field string, rows int) error {
+	if f.Kind == NoFeatures {
+		return nil
+	}
+	if f.Rows != rows {
+		return fmt.Errorf("%s: %d rows, want %d", field, f.Rows, rows)
+	}
+	switch f.Kind {
+	case Dense:
+		if len(f.Dense) != f.Rows*f.Cols {
+			return fmt.Errorf("%s: %d values for %d×%d", field, len(f.Dense), f.Rows, f.Cols)
+		}
+		for i, v := range f.Dense {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("%s: row %d column %d is %v", field, i/max(f.Cols, 1), i%max(f.Cols, 1), v)
+			}
+		}
+	case Sparse:
+		if len(f.Indptr) != f.Rows+1 || f.Indptr[0] != 0 || int(f.Indptr[f.Rows]) != len(f.Indices) || len(f.Indices) != len(f.Values) {
+			return fmt.Errorf("%s: malformed CSR (indptr %d entries for %d rows, %d indices, %d values)", field, len(f.Indptr), f.Rows, len(f.Indices), len(f.Values))
+		}
+		for r := 0; r < f.Rows; r++ {
+			if f.Indptr[r+1] < f.Indptr[r] {
+				return fmt.Errorf("%s: indptr decreases at row %d", field, r)
+			}
+		}
+		for i, c := range f.Indices {
+			if c < 0 || int(c) >= f.Cols {
+				return fmt.Errorf("%s: column index %d at entry %d outside [0, %d)", field, c, i, f.Cols)
+			}
+			if v := f.Values[i]; math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("%s: entry %d is %v", field, i, v)
+			}
+		}
+	case Categorical:
+		if len(f.Categorical) != f.Rows*f.Cols || len(f.Cardinality) != f.Cols {
+			return fmt.Errorf("%s: %d codes and %d cardinalities for %d×%d", field, len(f.Categorical), len(f.Cardinality), f.Rows, f.Cols)
+		}
+		for i, v := range f.Categorical {
+			if c := i % f.Cols; v < 0 || int(v) >= f.Cardinality[c] {
+				return fmt.Errorf("%s: row %d column %d code %d outside [0, %d)", field, i/f.Cols, c, v, f.Cardinality[c])
+			}
+		}
+	default:
+		return fmt.Errorf("%s: unknown kind %d", field, f.Kind)
+	}
+	return nil
+}
