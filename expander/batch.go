@@ -1,0 +1,270 @@
+package expander
+
+import (
+	"fmt"
+	"math"
+)
+
+// BuildBatch builds the interaction graph of the disjoint union of graphs (see
+// Interaction for the node and edge layout). Graph g's expander is drawn with seed
+// DeriveSeed(opts.Seed, graphs[g].Seed); a graph with n ≤ ExpanderDegree+1 nodes gets
+// the complete graph K_n when AllowCompleteFallback is set and is an error otherwise
+// when n ≤ ExpanderDegree. Time and memory are O(total nodes + total edges), apart from
+// certification when Certify is set.
+func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, error) {
+	if err := opts.validate(); err != nil {
+		return nil, err
+	}
+	if len(graphs) == 0 {
+		return nil, fmt.Errorf("expander: empty batch")
+	}
+	k := 0
+	if opts.Global {
+		k = opts.VirtualNodes
+	}
+	numGraphs := len(graphs)
+	h := &Interaction{
+		NumGraphs: numGraphs, VirtualPerGraph: k,
+		NodeOffset: make([]int32, numGraphs+1), EdgeOffset: make([]int32, numGraphs+1),
+	}
+	realNodes, inputEdges, maxN, maxM := 0, 0, 0, 0
+	for g := range graphs {
+		if err := validateInput(&graphs[g]); err != nil {
+			return nil, fmt.Errorf("expander: graph %d: %w", g, err)
+		}
+		if opts.Expander {
+			if err := validateSize(graphs[g].NumNodes, opts.ExpanderDegree, opts.AllowCompleteFallback); err != nil {
+				return nil, fmt.Errorf("expander: graph %d: %w", g, err)
+			}
+		}
+		n, m := graphs[g].NumNodes, len(graphs[g].Src)
+		realNodes += n
+		inputEdges += m
+		maxN, maxM = max(maxN, n), max(maxM, m)
+		if realNodes+numGraphs*k > math.MaxInt32 || inputEdges > math.MaxInt32 {
+			return nil, fmt.Errorf("expander: batch exceeds the int32 index range at graph %d (%d nodes, %d input edges)", g, realNodes, inputEdges)
+		}
+		h.NodeOffset[g+1] = int32(realNodes)
+		h.EdgeOffset[g+1] = int32(inputEdges)
+	}
+	h.NumReal = realNodes
+	h.NumNodes = realNodes + numGraphs*k
+
+	// Added reverses (graph-local input edge indices) and expander edges (batch ids).
+	var rev []int32
+	revOff := make([]int32, numGraphs+1)
+	if opts.Local && opts.SymmetrizeLocal {
+		var s symScratch
+		for g := range graphs {
+			rev = s.appendMissingReverses(rev, &graphs[g])
+			revOff[g+1] = int32(len(rev))
+		}
+	}
+	var expSrc, expDst []int32
+	expOff := make([]int, numGraphs+1)
+	if opts.Expander {
+		h.Certificates = make([]Certificate, numGraphs)
+		var gen generator
+		for g := range graphs {
+			eo := Options{
+				N: graphs[g].NumNodes, D: opts.ExpanderDegree, Algo: opts.ExpanderAlgo,
+				Seed: DeriveSeed(opts.Seed, graphs[g].Seed), Tol: opts.Tol, MaxAttempts: opts.MaxAttempts,
+				Certify: opts.Certify, DedupParallel: opts.DedupParallel,
+				AllowCompleteFallback: opts.AllowCompleteFallback,
+			}
+			var src, dst []int32
+			if useComplete(eo.N, eo.D, eo.AllowCompleteFallback) {
+				src, dst = completeGraph(eo.N)
+				h.Certificates[g] = completeCertificate(&eo)
+			} else {
+				best, cert, err := gen.generate(&eo, false)
+				if err != nil {
+					return nil, fmt.Errorf("expander: graph %d: %w", g, err)
+				}
+				src, dst = best.src, best.dst
+				h.Certificates[g] = cert
+			}
+			off := h.NodeOffset[g]
+			for i := range src {
+				expSrc = append(expSrc, src[i]+off)
+				expDst = append(expDst, dst[i]+off)
+			}
+			expOff[g+1] = len(expSrc)
+		}
+	}
+
+	// Count the edges into every node, then place them (stable counting sort).
+	offsets := make([]int64, h.NumNodes+1)
+	for g := range graphs {
+		in := &graphs[g]
+		off := h.NodeOffset[g]
+		if opts.Local {
+			for _, v := range in.Dst {
+				offsets[int(v+off)+1]++
+			}
+			for _, e := range rev[revOff[g]:revOff[g+1]] {
+				offsets[int(in.Src[e]+off)+1]++
+			}
+		}
+		if k > 0 {
+			for v := h.NodeOffset[g]; v < h.NodeOffset[g+1]; v++ {
+				offsets[int(v)+1] += int64(k)
+			}
+			for t := range k {
+				offsets[int(h.VirtualNode(g, t))+1] += int64(in.NumNodes)
+			}
+		}
+	}
+	for i := range expSrc {
+		offsets[int(expSrc[i])+1]++
+		offsets[int(expDst[i])+1]++
+	}
+	for v := 1; v <= h.NumNodes; v++ {
+		offsets[v] += offsets[v-1]
+	}
+	total := offsets[h.NumNodes]
+	f := filler{
+		next: make([]int64, h.NumNodes),
+		src:  make([]int32, total), dst: make([]int32, total), typ: make([]uint8, total),
+		virtual: make([]int16, total), local: make([]int32, total),
+	}
+	copy(f.next, offsets)
+	h.GraphOf = make([]int32, h.NumNodes)
+	for g := range graphs {
+		in := &graphs[g]
+		off, eoff := h.NodeOffset[g], h.EdgeOffset[g]
+		for v := off; v < h.NodeOffset[g+1]; v++ {
+			h.GraphOf[v] = int32(g)
+		}
+		if opts.Local {
+			for e := range in.Src {
+				f.put(in.Src[e]+off, in.Dst[e]+off, EdgeLocal, -1, eoff+int32(e))
+			}
+			for _, e := range rev[revOff[g]:revOff[g+1]] {
+				f.put(in.Dst[e]+off, in.Src[e]+off, EdgeLocal, -1, eoff+e)
+			}
+		}
+		for i := expOff[g]; i < expOff[g+1]; i++ {
+			f.put(expSrc[i], expDst[i], EdgeExpander, -1, -1)
+			f.put(expDst[i], expSrc[i], EdgeExpander, -1, -1)
+		}
+		for t := range k {
+			vt := h.VirtualNode(g, t)
+			h.GraphOf[vt] = int32(g)
+			for v := off; v < h.NodeOffset[g+1]; v++ {
+				f.put(v, vt, EdgeGlobalIn, int16(t), -1)
+			}
+			for v := off; v < h.NodeOffset[g+1]; v++ {
+				f.put(vt, v, EdgeGlobalOut, int16(t), -1)
+			}
+		}
+	}
+	h.Src, h.Dst, h.Type, h.Virtual, h.LocalEdge, h.Offsets = f.src, f.dst, f.typ, f.virtual, f.local, offsets
+	return h, nil
+}
+
+// validateInput checks one input graph's node count and edge indices.
+func validateInput(g *InputGraph) error {
+	if g.NumNodes < 1 {
+		return fmt.Errorf("node count %d must be at least 1", g.NumNodes)
+	}
+	if g.NumNodes > math.MaxInt32 {
+		return fmt.Errorf("node count %d exceeds the int32 index range", g.NumNodes)
+	}
+	if len(g.Src) != len(g.Dst) {
+		return fmt.Errorf("%d edge sources but %d destinations", len(g.Src), len(g.Dst))
+	}
+	n := int32(g.NumNodes)
+	for e := range g.Src {
+		if s, t := g.Src[e], g.Dst[e]; s < 0 || s >= n || t < 0 || t >= n {
+			return fmt.Errorf("edge %d (%d → %d) outside [0, %d)", e, s, t, n)
+		}
+	}
+	return nil
+}
+
+// filler places edges into their destination's slot range.
+type filler struct {
+	next    []int64
+	src     []int32
+	dst     []int32
+	typ     []uint8
+	virtual []int16
+	local   []int32
+}
+
+func (f *filler) put(s, d int32, t EdgeType, virtual int16, local int32) {
+	p := f.next[d]
+	f.next[d]++
+	f.src[p], f.dst[p], f.typ[p], f.virtual[p], f.local[p] = s, d, uint8(t), virtual, local
+}
+
+// symScratch holds buffers for finding missing reverse edges, reused across graphs.
+type symScratch struct {
+	outOff, inOff  []int32
+	outAdj, inEdge []int32
+	mark           []int32
+	missing        []bool
+}
+
+// appendMissingReverses appends to rev, in increasing order, the indices e of g's edges
+// u → v such that no edge v → u is stored. O(n + m): the out-neighbours of each node v
+// are stamped, then v's incoming edges are checked against the stamps.
+func (s *symScratch) appendMissingReverses(rev []int32, g *InputGraph) []int32 {
+	n, m := g.NumNodes, len(g.Src)
+	s.outOff, s.outAdj = bucketBy(s.outOff, s.outAdj, n, g.Src, g.Dst, false)
+	s.inOff, s.inEdge = bucketBy(s.inOff, s.inEdge, n, g.Dst, nil, true)
+	s.mark = resize(s.mark, n)
+	for i := range s.mark {
+		s.mark[i] = -1
+	}
+	s.missing = resizeBool(s.missing, m)
+	clear(s.missing)
+	found := false
+	for v := range int32(n) {
+		for _, w := range s.outAdj[s.outOff[v]:s.outOff[v+1]] {
+			s.mark[w] = v
+		}
+		for _, e := range s.inEdge[s.inOff[v]:s.inOff[v+1]] {
+			if s.mark[g.Src[e]] != v {
+				s.missing[e] = true
+				found = true
+			}
+		}
+	}
+	if found {
+		for e, miss := range s.missing {
+			if miss {
+				rev = append(rev, int32(e))
+			}
+		}
+	}
+	return rev
+}
+
+// bucketBy groups the m = len(keys) items by key in [0, n) (stable counting sort) and
+// returns the n+1 bucket offsets and the items: vals[e] for each e, or e itself when
+// indices is set.
+func bucketBy(off, items []int32, n int, keys, vals []int32, indices bool) ([]int32, []int32) {
+	off = resize(off, n+1)
+	clear(off)
+	items = resize(items, len(keys))
+	for _, k := range keys {
+		off[k+1]++
+	}
+	for v := 1; v <= n; v++ {
+		off[v] += off[v-1]
+	}
+	for e, k := range keys {
+		if indices {
+			items[off[k]] = int32(e)
+		} else {
+			items[off[k]] = vals[e]
+		}
+		off[k]++
+	}
+	// off[v] now ends bucket v; shift back to starts.
+	copy(off[1:], off[:n])
+	off[0] = 0
+	return off, items
+}

@@ -1,0 +1,172 @@
+package expander
+
+import "fmt"
+
+// EdgeType says which component of the interaction graph an edge comes from.
+type EdgeType uint8
+
+const (
+	// EdgeLocal is an edge of the input graph (or the added reverse of one).
+	EdgeLocal EdgeType = iota
+	// EdgeExpander is one direction of an expander edge.
+	EdgeExpander
+	// EdgeGlobalIn goes from a real node to a virtual node.
+	EdgeGlobalIn
+	// EdgeGlobalOut goes from a virtual node to a real node.
+	EdgeGlobalOut
+)
+
+// NumEdgeTypes is the number of EdgeType values, for edge-type embedding tables.
+const NumEdgeTypes = 4
+
+// String returns the edge type's name.
+func (t EdgeType) String() string {
+	switch t {
+	case EdgeLocal:
+		return "local"
+	case EdgeExpander:
+		return "expander"
+	case EdgeGlobalIn:
+		return "global-in"
+	case EdgeGlobalOut:
+		return "global-out"
+	}
+	return fmt.Sprintf("EdgeType(%d)", uint8(t))
+}
+
+// InputGraph is one input graph: NumNodes nodes and the directed edges Src[i] → Dst[i]
+// as stored (an undirected graph stores both directions, as the project's data sets do).
+type InputGraph struct {
+	// NumNodes is the number of nodes (≥ 1).
+	NumNodes int
+	// Src and Dst are the directed edges Src[i] → Dst[i], nodes in [0, NumNodes).
+	Src, Dst []int32
+	// Seed identifies the graph for its expander, e.g. its index in the data set: the
+	// expander is drawn with seed DeriveSeed(InteractionOptions.Seed, Seed), so a graph
+	// gets the same expander whichever batch it is in and wherever it sits there.
+	Seed uint64
+}
+
+// InteractionOptions selects the components of the interaction graph H.
+type InteractionOptions struct {
+	// Local adds the input graph's edges as stored. With SymmetrizeLocal it also adds,
+	// for every stored edge u → v such that no edge v → u is stored, the edge v → u
+	// (one per such stored edge, duplicates included; self loops are their own reverse).
+	// The added reverse carries the LocalEdge index of the edge it reverses.
+	Local, SymmetrizeLocal bool
+	// Expander adds both directions of every edge of a random expander of degree
+	// ExpanderDegree drawn per graph with ExpanderAlgo and the options below, which
+	// mean what the fields of Options of the same names mean.
+	Expander              bool
+	ExpanderDegree        int
+	ExpanderAlgo          Algorithm
+	Tol                   float64
+	MaxAttempts           int
+	Certify               bool
+	DedupParallel         bool
+	AllowCompleteFallback bool
+	// Global adds VirtualNodes (≥ 1) virtual nodes per graph, each joined both ways to
+	// every real node of its graph.
+	Global       bool
+	VirtualNodes int
+	// Seed is the run's seed; graph g's expander uses DeriveSeed(Seed, graphs[g].Seed).
+	Seed uint64
+}
+
+// DefaultInteractionOptions returns all three components: local edges as stored, a
+// certified degree-4 standard expander (Tol = DefaultTol, MaxAttempts =
+// DefaultMaxAttempts, complete graph for graphs with n ≤ 5) and one virtual node.
+func DefaultInteractionOptions() InteractionOptions {
+	return InteractionOptions{
+		Local:    true,
+		Expander: true, ExpanderDegree: 4, ExpanderAlgo: Standard,
+		Tol: DefaultTol, MaxAttempts: DefaultMaxAttempts, Certify: true, AllowCompleteFallback: true,
+		Global: true, VirtualNodes: 1,
+	}
+}
+
+func (o *InteractionOptions) validate() error {
+	if o.VirtualNodes < 0 || o.VirtualNodes > MaxVirtualNodes {
+		return fmt.Errorf("expander: VirtualNodes=%d outside [0, %d]", o.VirtualNodes, MaxVirtualNodes)
+	}
+	if o.Global && o.VirtualNodes < 1 {
+		return fmt.Errorf("expander: Global needs VirtualNodes ≥ 1, got %d", o.VirtualNodes)
+	}
+	if o.Expander {
+		if err := validateDegree(o.ExpanderDegree, o.ExpanderAlgo, o.Tol, o.MaxAttempts); err != nil {
+			return fmt.Errorf("expander: interaction options: %w", err)
+		}
+	}
+	if !o.Local && !o.Expander && !o.Global {
+		return fmt.Errorf("expander: no component enabled (Local, Expander and Global are all off)")
+	}
+	return nil
+}
+
+// Interaction is the interaction graph H of one graph or of a batch (the disjoint union
+// of its graphs' interaction graphs).
+//
+// Nodes: the real nodes of all graphs first, graph after graph (graph g's are
+// NodeOffset[g]..NodeOffset[g+1]−1, in its own order), then the virtual nodes, graph
+// after graph (graph g's t-th is NumReal + g·VirtualPerGraph + t). For a single graph
+// of n nodes the virtual nodes are n..n+k−1.
+//
+// Edges: the parallel slices Src, Dst, Type, Virtual and LocalEdge, sorted by
+// destination, so they are both the COO view and, with Offsets, the CSR view grouped by
+// destination (the softmax groups of attention): the edges into node v are
+// Offsets[v]..Offsets[v+1]−1. Within one destination, edges keep the construction
+// order: local edges in input order, added reverses, expander edges, global edges.
+type Interaction struct {
+	// NumNodes counts all nodes, NumReal the real ones.
+	NumNodes, NumReal int
+	// NumGraphs is the number of graphs; VirtualPerGraph the virtual nodes of each.
+	NumGraphs, VirtualPerGraph int
+	// NodeOffset (NumGraphs+1 entries) bounds each graph's real nodes.
+	NodeOffset []int32
+	// EdgeOffset (NumGraphs+1 entries) bounds each graph's input edges in the
+	// concatenation of all graphs' input edges (and edge features).
+	EdgeOffset []int32
+	// GraphOf gives the graph of every node, virtual ones included.
+	GraphOf []int32
+	// Src and Dst are the edge endpoints.
+	Src, Dst []int32
+	// Type holds an EdgeType per edge.
+	Type []uint8
+	// Virtual is the virtual node's index t within its graph for global edges, −1
+	// otherwise.
+	Virtual []int16
+	// LocalEdge is, for local edges, the index of the input edge it came from in the
+	// concatenation of all graphs' input edges (EdgeOffset[g] + index in graph g), so
+	// edge features can be gathered; −1 otherwise.
+	LocalEdge []int32
+	// Offsets (NumNodes+1 entries) bounds the edges into each node.
+	Offsets []int64
+	// Certificates holds graph g's expander certificate, when the expander is on.
+	Certificates []Certificate
+}
+
+// NumEdges returns the number of directed interaction edges.
+func (h *Interaction) NumEdges() int { return len(h.Src) }
+
+// VirtualNode returns the id of graph g's t-th virtual node.
+func (h *Interaction) VirtualNode(g, t int) int32 {
+	return int32(h.NumReal + g*h.VirtualPerGraph + t)
+}
+
+// CountByType returns the number of edges of each EdgeType (values out of range are
+// not counted).
+func (h *Interaction) CountByType() [NumEdgeTypes]int {
+	var c [NumEdgeTypes]int
+	for _, t := range h.Type {
+		if t < NumEdgeTypes {
+			c[t]++
+		}
+	}
+	return c
+}
+
+// BuildInteraction builds the interaction graph of one graph; it equals BuildBatch of
+// the one-graph batch.
+func BuildInteraction(g InputGraph, opts InteractionOptions) (*Interaction, error) {
+	return BuildBatch([]InputGraph{g}, opts)
+}

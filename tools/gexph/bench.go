@@ -1,0 +1,167 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/layers"
+	"github.com/gexph/gexph/spectral"
+)
+
+// benchReport is the -json output of one `gexph bench` case.
+type benchReport struct {
+	Case    string `json:"case"`
+	N       int    `json:"n"`
+	E       int    `json:"e,omitempty"`
+	D       int    `json:"d,omitempty"`
+	Hidden  int    `json:"hidden,omitempty"`
+	Heads   int    `json:"heads,omitempty"`
+	Backend string `json:"backend,omitempty"`
+	// Expander case: seconds to generate and to certify (λ₂, λₙ).
+	GenerateSeconds float64 `json:"generate_seconds,omitempty"`
+	CertifySeconds  float64 `json:"certify_seconds,omitempty"`
+	Lambda2         float64 `json:"lambda2,omitempty"`
+	LambdaMin       float64 `json:"lambda_min,omitempty"`
+	// Step cases: median milliseconds per training step.
+	MsPerStep float64 `json:"ms_per_step,omitempty"`
+	WarmupMs  float64 `json:"warmup_ms,omitempty"`
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+}
+
+func runBench(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", "-case expander|attention|gps -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
+	kind := fs.String("case", "attention", "what to measure: expander, attention or gps")
+	n := fs.Int("n", 10000, "number of nodes")
+	e := fs.Int("e", 120000, "number of interaction edges (attention, gps)")
+	d := fs.Int("d", 6, "expander degree (expander)")
+	hidden := fs.Int("hidden", 64, "hidden size (attention, gps)")
+	heads := fs.Int("heads", 4, "attention heads (attention, gps)")
+	steps := fs.Int("steps", 10, "timed training steps (attention, gps)")
+	seed := fs.Uint64("seed", 1, "random seed")
+	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	table := fs.Bool("table", false, "run the standard cases, each in its own process, and print a table")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *table {
+		return benchTable(stdout, stderr, *backend)
+	}
+	var rep benchReport
+	var err error
+	switch *kind {
+	case "expander":
+		rep, err = benchExpander(*n, *d, *seed)
+	case layers.BenchAttention, layers.BenchGPS:
+		var res layers.StepBenchResult
+		res, err = layers.RunStepBenchmark(layers.StepBenchConfig{
+			Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Steps: *steps, Seed: *seed, Backend: *backend,
+		})
+		rep = benchReport{Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Backend: *backend,
+			MsPerStep: res.MedianMs, WarmupMs: res.WarmupMs, PeakRSSMB: res.PeakRSSMB}
+	default:
+		return fmt.Errorf("unknown -case %q (choices: expander, attention, gps)", *kind)
+	}
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	return printBenchTable(stdout, []benchReport{rep})
+}
+
+// benchExpander times the generation of a standard d-regular expander and its
+// certification (λ₂ and λₙ by Lanczos), and reports the process's peak memory.
+func benchExpander(n, d int, seed uint64) (benchReport, error) {
+	opts := expander.DefaultOptions(n, d, seed)
+	opts.Certify = false
+	start := time.Now()
+	ex, err := expander.Generate(opts)
+	if err != nil {
+		return benchReport{}, err
+	}
+	gen := time.Since(start).Seconds()
+	start = time.Now()
+	l2, lmin, err := spectral.ExpanderEigenvalues(ex.Graph())
+	if err != nil {
+		return benchReport{}, err
+	}
+	cert := time.Since(start).Seconds()
+	return benchReport{Case: "expander", N: n, D: d, GenerateSeconds: gen, CertifySeconds: cert,
+		Lambda2: l2, LambdaMin: lmin, PeakRSSMB: peakRSSMB()}, nil
+}
+
+// benchTable runs the standard benchmark cases, each in a fresh process of this program
+// so that every row's peak memory is its own, and prints one table.
+func benchTable(stdout, stderr io.Writer, backend string) error {
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	cases := [][]string{
+		{"-case", "expander", "-n", "10000"},
+		{"-case", "expander", "-n", "100000"},
+		{"-case", "expander", "-n", "1000000"},
+		{"-case", "attention", "-n", "10000", "-e", "120000"},
+		{"-case", "attention", "-n", "100000", "-e", "1200000", "-steps", "5"},
+		{"-case", "gps", "-n", "10000", "-e", "120000"},
+	}
+	var rows []benchReport
+	for _, c := range cases {
+		args := append([]string{"bench", "-json", "-backend", backend}, c...)
+		fmt.Fprintf(stderr, "running gexph %s\n", strings.Join(args, " "))
+		cmd := exec.Command(self, args...)
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("bench %s: %w", strings.Join(c, " "), err)
+		}
+		var rep benchReport
+		if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+			return fmt.Errorf("bench %s: reading its output: %w", strings.Join(c, " "), err)
+		}
+		rows = append(rows, rep)
+	}
+	return printBenchTable(stdout, rows)
+}
+
+func printBenchTable(w io.Writer, rows []benchReport) error {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "case\tn\te / d\tgenerate s\tcertify s\tms/step\tpeak MB\t")
+	for _, r := range rows {
+		switch r.Case {
+		case "expander":
+			fmt.Fprintf(tw, "%s\t%d\td=%d\t%.3f\t%.2f\t-\t%.0f\t\n", r.Case, r.N, r.D, r.GenerateSeconds, r.CertifySeconds, r.PeakRSSMB)
+		default:
+			fmt.Fprintf(tw, "%s (h=%d, %d heads)\t%d\t%d\t-\t-\t%.1f\t%.0f\t\n", r.Case, r.Hidden, r.Heads, r.N, r.E, r.MsPerStep, r.PeakRSSMB)
+		}
+	}
+	return tw.Flush()
+}
+
+// peakRSSMB reads the process's peak resident set size (VmHWM) in MiB; 0 if unknown.
+func peakRSSMB() float64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
+			if err == nil {
+				return kb / 1024
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,99 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/gexph/gexph/data"
+)
+
+// dataFlags are the data-set flags shared by `gexph data` and `gexph train`.
+type dataFlags struct {
+	spec             *string
+	dir, cache       *string
+	noCache          *bool
+	train, val, test *int
+}
+
+func addDataFlags(fs interface {
+	String(string, string, string) *string
+	Int(string, int, string) *int
+	Bool(string, bool, string) *bool
+}, defaultSpec string) dataFlags {
+	return dataFlags{
+		spec:    fs.String("dataset", defaultSpec, "data set: a name ("+knownNames()+"), npz:PATH, ogb:DIR or edgelist:DIR"),
+		dir:     fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)"),
+		cache:   fs.String("cache-dir", "", "cache of preprocessed data sets (default $GEXPH_CACHE, else the user cache dir)"),
+		noCache: fs.Bool("no-cache", false, "neither read nor write the cache"),
+		train:   fs.Int("train-graphs", 0, "generated data sets: training graphs (0 = full size)"),
+		val:     fs.Int("val-graphs", 0, "generated data sets: validation graphs (0 = full size)"),
+		test:    fs.Int("test-graphs", 0, "generated data sets: test graphs (0 = full size)"),
+	}
+}
+
+func (f dataFlags) options(seed uint64) data.LoadOptions {
+	return data.LoadOptions{
+		DataDir: *f.dir, CacheDir: *f.cache, NoCache: *f.noCache, Seed: seed,
+		TrainGraphs: *f.train, ValGraphs: *f.val, TestGraphs: *f.test,
+	}
+}
+
+func knownNames() string {
+	var names []string
+	for _, d := range data.KnownDatasets() {
+		names = append(names, d.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// dataReport is the -json output of `gexph data`.
+type dataReport struct {
+	data.Stats
+	Spec    string  `json:"spec"`
+	Seconds float64 `json:"seconds"`
+}
+
+func runData(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("data", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR [-seed S] [-json]", stderr)
+	df := addDataFlags(fs, "")
+	seed := fs.Uint64("seed", 1, "seed of random splits and generated data sets")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	list := fs.Bool("list", false, "list the data sets known by name")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *list {
+		for _, d := range data.KnownDatasets() {
+			fmt.Fprintf(stdout, "%-14s %s\n", d.Name, d.Description)
+		}
+		return nil
+	}
+	if *df.spec == "" {
+		return fmt.Errorf("-dataset is required (known: %s)", knownNames())
+	}
+	start := time.Now()
+	ds, err := data.Load(*df.spec, df.options(*seed))
+	if err != nil {
+		return err
+	}
+	rep := dataReport{Stats: ds.Stats(), Spec: *df.spec, Seconds: time.Since(start).Seconds()}
+	if *asJSON {
+		return writeJSON(stdout, rep)
+	}
+	s := &rep.Stats
+	fmt.Fprintf(stdout, "data set   %s (%s)\n", s.Name, s.Task)
+	fmt.Fprintf(stdout, "graphs     %d\n", s.Graphs)
+	fmt.Fprintf(stdout, "nodes      %d (%.1f per graph)\n", s.Nodes, s.AvgNodes)
+	fmt.Fprintf(stdout, "edges      %d stored, %d undirected (%.1f undirected per graph)\n", s.Edges, s.EdgesUndirected, s.AvgEdges)
+	fmt.Fprintf(stdout, "features   %d per node, %d per edge\n", s.Features, s.EdgeFeatures)
+	fmt.Fprintf(stdout, "classes    %d\n", s.Classes)
+	unit := "graphs"
+	if ds.Transductive {
+		unit = "nodes"
+	}
+	fmt.Fprintf(stdout, "split      %d / %d / %d %s (train / val / test)\n", s.Train, s.Val, s.Test, unit)
+	fmt.Fprintf(stdout, "seconds    %.3f\n", rep.Seconds)
+	return nil
+}

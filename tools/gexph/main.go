@@ -1,0 +1,110 @@
+// Command gexph explores, trains and measures Exphormer sparse graph transformers.
+//
+// Usage:
+//
+//	gexph <command> [flags]
+//
+// Commands:
+//
+//	expander   generate and certify a random regular expander
+//	spectral   spectral analysis of a graph read from an edge list
+//	data       statistics of a data set
+//	train      train and evaluate a model
+//	bench      benchmark expanders and training steps
+//	repl       an interactive Go interpreter with gexph's packages
+//
+// Run `gexph <command> -h` for the flags of a command. Every command takes -json for
+// machine-readable output.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// command is one subcommand of the CLI.
+type command struct {
+	summary string
+	run     func(args []string, stdout, stderr io.Writer) error
+}
+
+func commands() map[string]command {
+	return map[string]command{
+		"expander": {"generate and certify a random regular expander", runExpander},
+		"spectral": {"spectral analysis of a graph read from an edge list", runSpectral},
+		"data":     {"statistics of a data set", runData},
+		"train":    {"train and evaluate a model", runTrain},
+		"bench":    {"benchmark expanders and training steps", runBench},
+		"repl":     {"an interactive Go interpreter with gexph's packages", runREPL},
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "gexph: sparse graph transformers (Exphormer) — explore, train, measure.")
+	fmt.Fprintln(w, "\nUsage: gexph <command> [flags]\n\nCommands:")
+	cmds := commands()
+	names := make([]string, 0, len(cmds))
+	for name := range cmds {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", name, cmds[name].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'gexph <command> -h' for a command's flags.")
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the CLI with the given arguments and returns the process exit code.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands()[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "gexph: unknown command %q\n\n", args[0])
+		usage(stderr)
+		return 2
+	}
+	if err := cmd.run(args[1:], stdout, stderr); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		fmt.Fprintf(stderr, "gexph %s: %v\n", args[0], err)
+		return 1
+	}
+	return 0
+}
+
+// newFlagSet returns a flag set for a subcommand that reports errors instead of exiting.
+func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("gexph "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "Usage: gexph %s %s\n\nFlags:\n", name, synopsis)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// parseFlags parses args and rejects stray positional arguments unless allowed.
+func parseFlags(fs *flag.FlagSet, args []string, maxPositional int) error {
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > maxPositional {
+		return fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(maxPositional))
+	}
+	return nil
+}
