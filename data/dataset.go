@@ -2,6 +2,17 @@
 // code consume, generators for the synthetic benchmarks (PATTERN, CLUSTER), loaders for
 // real files (gnn-benchmark npz, OGB node-property layout, Peptides-func SMILES, MNIST
 // superpixels, plain edge lists), random splits and an on-disk cache.
+//
+// Load opens a data set by name ("pattern", "computers", "mnist", … — see
+// KnownDatasets), finding its files under the data root ($GEXPH_DATA, or ../shared/data
+// beside the module), or by path: "npz:FILE" for a gnn-benchmark .npz (or a .zip holding
+// one), "ogb:DIR" for an OGB node property directory, "edgelist:DIR" for a user's own
+// graph. Slow data sets are cached on disk ($GEXPH_CACHE, else the user cache directory).
+//
+// A user's own graph is a directory of comma-separated files: nodes.csv (row i: node i's
+// integer label, then its numeric features), edges.csv (one undirected edge per row: two
+// 0-based node indices, then its numeric features) and optionally train.csv, val.csv and
+// test.csv (one node index per row); see LoadEdgeListDir.
 package data
 
 import (

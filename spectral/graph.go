@@ -59,3 +59,35 @@ func (g *Graph) Neighbors(u int) []int32 { return g.Adj[g.Offsets[u]:g.Offsets[u
 
 // NumEdges returns the number of undirected edges (half the stored entries).
 func (g *Graph) NumEdges() int { return len(g.Adj) / 2 }
+
+// Validate checks the CSR arrays: N+1 non-decreasing offsets from 0 to len(Adj) and every
+// neighbour in [0, N). It does not check that the rows are symmetric.
+func (g *Graph) Validate() error {
+	if g.N < 0 || len(g.Offsets) != g.N+1 || g.Offsets[0] != 0 || g.Offsets[g.N] != int64(len(g.Adj)) {
+		return fmt.Errorf("spectral: malformed graph: %d offsets for %d nodes and %d entries",
+			len(g.Offsets), g.N, len(g.Adj))
+	}
+	for u := range g.N {
+		if g.Offsets[u+1] < g.Offsets[u] {
+			return fmt.Errorf("spectral: malformed graph: offsets decrease at node %d", u)
+		}
+	}
+	for i, v := range g.Adj {
+		if v < 0 || int(v) >= g.N {
+			return fmt.Errorf("spectral: malformed graph: entry %d is node %d, outside [0, %d)", i, v, g.N)
+		}
+	}
+	return nil
+}
+
+// DegreeRange returns the least and the largest degree; both are 0 for an empty graph.
+func (g *Graph) DegreeRange() (lo, hi int) {
+	for u := range g.N {
+		d := g.Degree(u)
+		if u == 0 || d < lo {
+			lo = d
+		}
+		hi = max(hi, d)
+	}
+	return lo, hi
+}

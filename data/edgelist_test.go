@@ -1,0 +1,145 @@
+package data
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// writeEdgeListDir writes the files (name → content; names ending in .gz are compressed).
+func writeEdgeListDir(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "mygraph")
+	os.MkdirAll(dir, 0o755)
+	for name, text := range files {
+		data := []byte(text)
+		if strings.HasSuffix(name, ".gz") {
+			data = gzipBytes(text)
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var tinyEdgeList = map[string]string{
+	"nodes.csv": "label,f1,f2\n1,0.5,1\n0,2,-3\n1,0,0\n2,1e3,4\n",
+	"edges.csv": "# my graph\nsrc,dst,weight\n0,1,0.5\n\n1, 2, 1.5\n3,3,2\n",
+}
+
+func TestLoadEdgeListDir(t *testing.T) {
+	d, err := LoadEdgeListDir(writeEdgeListDir(t, tinyEdgeList), 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Graphs[0]
+	want := Graph{
+		NumNodes: 4, NodeLabels: []int32{1, 0, 1, 2},
+		Src:  []int32{0, 1, 1, 2, 3},
+		Dst:  []int32{1, 0, 2, 1, 3},
+		Node: Features{Kind: Dense, Rows: 4, Cols: 2, Dense: []float32{0.5, 1, 2, -3, 0, 0, 1000, 4}},
+		Edge: Features{Kind: Dense, Rows: 5, Cols: 1, Dense: []float32{0.5, 0.5, 1.5, 1.5, 2}},
+	}
+	if !reflect.DeepEqual(g, want) {
+		t.Errorf("graph %+v\nwant %+v", g, want)
+	}
+	wantSplit, _ := RandomSplit(4, 0.6, 0.2, 9)
+	if d.Name != "mygraph" || d.NumClasses != 3 || !reflect.DeepEqual(d.Split, wantSplit) {
+		t.Errorf("name %q, %d classes, split %+v", d.Name, d.NumClasses, d.Split)
+	}
+
+	// Given split files (one compressed), no features, no header.
+	d, err = LoadEdgeListDir(writeEdgeListDir(t, map[string]string{
+		"nodes.csv": "0\n1\n1\n", "edges.csv": "0,1\n1,2\n",
+		"train.csv": "0\n2\n", "val.csv.gz": "1\n", "test.csv": "",
+	}), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g = d.Graphs[0]
+	if g.Node.Kind != NoFeatures || g.Edge.Kind != NoFeatures || len(g.Src) != 4 ||
+		!reflect.DeepEqual(d.Split, Split{Train: []int{0, 2}, Val: []int{1}, Test: []int{}}) {
+		t.Errorf("graph %+v split %+v", g, d.Split)
+	}
+}
+
+func TestLoadEdgeListDirErrors(t *testing.T) {
+	with := func(changes map[string]string) map[string]string {
+		m := map[string]string{}
+		for k, v := range tinyEdgeList {
+			m[k] = v
+		}
+		for k, v := range changes {
+			if v == "-" {
+				delete(m, k)
+			} else {
+				m[k] = v
+			}
+		}
+		return m
+	}
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  []string
+	}{
+		{"one field", with(map[string]string{"edges.csv": "0,1,1\n2\n"}), []string{"edges.csv:2", "1 fields"}},
+		{"ragged edges", with(map[string]string{"edges.csv": "0,1,1\n1,2\n"}), []string{"edges.csv:2", "2 fields, want 3"}},
+		{"node out of range", with(map[string]string{"edges.csv": "0,1,1\n\n2,4,1\n"}), []string{"edges.csv:3", "outside [0, 4)", "4 rows"}},
+		{"negative node", with(map[string]string{"edges.csv": "0,-1,1\n"}), []string{"edges.csv:1", `"-1"`}},
+		{"NaN edge feature", with(map[string]string{"edges.csv": "0,1,NaN\n"}), []string{"edges.csv:1", "NaN", "not finite"}},
+		{"bad label", with(map[string]string{"nodes.csv": "label,a,b\nx,1,2\n"}), []string{"nodes.csv:2", `"x"`}},
+		{"negative label", with(map[string]string{"nodes.csv": "-2,1,2\n"}), []string{"nodes.csv:1", `"-2"`}},
+		{"ragged nodes", with(map[string]string{"nodes.csv": "1,1,2\n0,1\n"}), []string{"nodes.csv:2", "2 fields, want 3"}},
+		{"Inf node feature", with(map[string]string{"nodes.csv": "1,1,2\n0,inf,1\n"}), []string{"nodes.csv:2", "inf"}},
+		{"no nodes", with(map[string]string{"nodes.csv": "# nothing\n"}), []string{"nodes.csv", "no nodes"}},
+		{"missing nodes", with(map[string]string{"nodes.csv": "-"}), []string{"nodes.csv", "no nodes.csv"}},
+		{"missing edges", with(map[string]string{"edges.csv": "-"}), []string{"no edges.csv"}},
+		{"partial split", with(map[string]string{"train.csv": "0\n"}), []string{"found 1 of the split files"}},
+		{"split out of range", with(map[string]string{"train.csv": "0\n", "val.csv": "7\n", "test.csv": "1\n"}), []string{"val.csv:1", `"7"`, "[0, 4)"}},
+	} {
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, tc.files), 1)
+		if err == nil || d != nil {
+			t.Errorf("%s: got %v, %v; want an error", tc.name, d, err)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q lacks %q", tc.name, err, w)
+			}
+		}
+	}
+}
+
+func FuzzReadEdgeListCSV(f *testing.F) {
+	f.Add([]byte("src,dst,w\n0,1,0.5\n1,2,1\n"))
+	f.Add([]byte("# comment\n0,0\n\n3,4\n"))
+	f.Add([]byte("0,1,1e40\n"))
+	f.Add([]byte("1,2,3,4\n5,6,7,8\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		el, err := readEdgeCSV(bytes.NewReader(data), "fuzz.csv")
+		if err != nil {
+			return
+		}
+		if len(el.src) != len(el.dst) || len(el.feat) != len(el.src)*el.cols {
+			t.Fatalf("%d sources, %d destinations, %d features × %d", len(el.src), len(el.dst), len(el.feat), el.cols)
+		}
+		loops := 0
+		for i := range el.src {
+			if el.src[i] < 0 || el.dst[i] < 0 {
+				t.Fatalf("negative index")
+			}
+			if el.src[i] == el.dst[i] {
+				loops++
+			}
+		}
+		src, dst, feat := el.bothDirections()
+		if len(src) != 2*len(el.src)-loops || len(dst) != len(src) || (el.cols > 0 && len(feat.Dense) != len(src)*el.cols) {
+			t.Fatalf("both directions: %d edges from %d with %d loops", len(src), len(el.src), loops)
+		}
+	})
+}

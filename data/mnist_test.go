@@ -1,0 +1,388 @@
+package data
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/binary"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+func TestMNISTPNGMatchesIDX(t *testing.T) {
+	// mnist_batch_20.png holds the first 3000 test images as original−1 floored at 0:
+	// decoding must give back the exact IDX pixels except 1, which reads as 0.
+	dir := loaderDataDir(t, "mnist")
+	idx, err := readIDXFile(filepath.Join(dir, MNISTTestImages), 3, mnistTestCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	png, err := readMNISTBatch(filepath.Join(dir, MNISTBatchPNG(20)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ones := 0
+	for i, p := range png {
+		want := idx[i]
+		if want == 1 {
+			want = 0
+			ones++
+		}
+		if p != want {
+			t.Fatalf("pixel %d of image %d: PNG gives %d, IDX has %d", i%mnistPixels, i/mnistPixels, p, idx[i])
+		}
+	}
+	t.Logf("%d pixels of value 1 read as 0 (of %d)", ones, len(png))
+}
+
+func TestMNISTLabelsMatchJS(t *testing.T) {
+	dir := loaderDataDir(t, "mnist")
+	raw, err := os.ReadFile(filepath.Join(dir, "mnist_labels.js"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.TrimSpace(string(raw))
+	lo, hi := strings.IndexByte(s, '['), strings.LastIndexByte(s, ']')
+	if lo < 0 || hi < lo {
+		t.Fatal("mnist_labels.js holds no array")
+	}
+	var js []byte
+	for _, f := range strings.Split(s[lo+1:hi], ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		js = append(js, byte(v))
+	}
+	train, err := readIDXFile(filepath.Join(dir, MNISTTrainLabels), 1, mnistTrainCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	test, err := readIDXFile(filepath.Join(dir, MNISTTestLabels), 1, mnistTestCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := append(append([]byte{}, train...), test...); !bytes.Equal(js, want) {
+		t.Fatalf("mnist_labels.js (%d labels) differs from the IDX labels (%d)", len(js), len(want))
+	}
+}
+
+// checkSuperpixelGraph asserts the construction's invariants on one graph.
+func checkSuperpixelGraph(t *testing.T, gi int, g *Graph) {
+	t.Helper()
+	n := g.NumNodes
+	if n < 1 || n > mnistMaxSegments {
+		t.Fatalf("graph %d: %d nodes, want 1..75", gi, n)
+	}
+	if g.Node.Kind != Dense || g.Node.Cols != 3 || g.Edge.Kind != Dense || g.Edge.Cols != 1 {
+		t.Fatalf("graph %d: feature layout %v×%d / %v×%d", gi, g.Node.Kind, g.Node.Cols, g.Edge.Kind, g.Edge.Cols)
+	}
+	for i, v := range g.Node.Dense {
+		if v < 0 || v > 1 || (i%3 != 0 && v > 27.0/28+1e-6) {
+			t.Fatalf("graph %d: node feature %d = %v out of range", gi, i, v)
+		}
+	}
+	k := min(8, n-1)
+	outDeg := make([]int, n)
+	for e := range g.Src {
+		outDeg[g.Src[e]]++
+		if g.Src[e] == g.Dst[e] && n > 1 {
+			t.Fatalf("graph %d: self loop", gi)
+		}
+		if w := g.Edge.Dense[e]; !(w > 0 && w <= 1) && n > 1 {
+			t.Fatalf("graph %d: edge weight %v", gi, w)
+		}
+	}
+	for i, d := range outDeg {
+		if d != k && n > 1 {
+			t.Fatalf("graph %d: node %d has %d out-edges, want %d", gi, i, d, k)
+		}
+	}
+}
+
+func TestLoadMNISTSuperpixelsSample(t *testing.T) {
+	dir := loaderDataDir(t, "mnist")
+	opts := MNISTOptions{MaxTrain: 300, MaxVal: 100, MaxTest: 200}
+	ds, err := LoadMNISTSuperpixels(dir, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if len(ds.Split.Val) != 100 || len(ds.Split.Train) != 300 || len(ds.Split.Test) != 200 || len(ds.Graphs) != 600 {
+		t.Fatalf("split %d/%d/%d of %d graphs", len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test), len(ds.Graphs))
+	}
+	trainLabels, _ := readIDXFile(filepath.Join(dir, MNISTTrainLabels), 1, mnistTrainCount)
+	testLabels, _ := readIDXFile(filepath.Join(dir, MNISTTestLabels), 1, mnistTestCount)
+	nodes, edges := 0, 0
+	for gi := range ds.Graphs {
+		g := &ds.Graphs[gi]
+		checkSuperpixelGraph(t, gi, g)
+		nodes += g.NumNodes
+		edges += len(g.Src)
+		var want byte
+		switch {
+		case gi < 100:
+			want = trainLabels[gi]
+		case gi < 400:
+			want = trainLabels[5000+gi-100]
+		default:
+			want = testLabels[gi-400]
+		}
+		if g.Label != int32(want) {
+			t.Fatalf("graph %d: label %d, want %d", gi, g.Label, want)
+		}
+	}
+	// benchmarking-gnns MNIST: 70.57 nodes and 564.53 directed edges per graph.
+	n := float64(len(ds.Graphs))
+	avgNodes, avgEdges := float64(nodes)/n, float64(edges)/n
+	t.Logf("average %.2f nodes, %.2f edges", avgNodes, avgEdges)
+	if math.Abs(avgNodes-70.57) > 3 || math.Abs(avgEdges-564.53) > 30 {
+		t.Errorf("average %.2f nodes, %.2f edges; want 70.57±3, 564.5±30", avgNodes, avgEdges)
+	}
+}
+
+func TestLoadMNISTSuperpixelsDeterministic(t *testing.T) {
+	dir := loaderDataDir(t, "mnist")
+	a, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a, b) {
+		t.Fatal("results depend on the number of workers")
+	}
+}
+
+func TestSuperpixelGraphOfBlankImage(t *testing.T) {
+	// A blank image: the 9×9 grid (asked 95..65 segments) keeps 81 > 75 segments, the
+	// 7×7 grid (asked 64) gives 49; all intensities 0, 8 out-edges per node.
+	var sp superpixelizer
+	g := sp.graph(make([]byte, mnistPixels))
+	if g.NumNodes != 49 || len(g.Src) != 49*8 {
+		t.Fatalf("%d nodes, %d edges; want 49, 392", g.NumNodes, len(g.Src))
+	}
+	checkSuperpixelGraph(t, 0, &g)
+	for k := range 49 {
+		if g.Node.Dense[3*k] != 0 {
+			t.Fatalf("node %d intensity %v", k, g.Node.Dense[3*k])
+		}
+	}
+}
+
+func TestSuperpixelKNNWeights(t *testing.T) {
+	// Check edge weights against the formula recomputed from the node centres.
+	var sp superpixelizer
+	img := make([]byte, mnistPixels)
+	for p := range img {
+		if y, x := p/28, p%28; (y-14)*(y-14)+(x-14)*(x-14) < 64 {
+			img[p] = 200
+		}
+	}
+	g := sp.graph(img)
+	n := g.NumNodes
+	dist := func(i, j int) float64 {
+		dy := float64(g.Node.Dense[3*i+1] - g.Node.Dense[3*j+1])
+		dx := float64(g.Node.Dense[3*i+2] - g.Node.Dense[3*j+2])
+		return math.Hypot(dy, dx)
+	}
+	sigma := make([]float64, n)
+	for i := range n {
+		var ds []float64
+		for j := range n {
+			ds = append(ds, dist(i, j))
+		}
+		// sum of the 9 smallest by repeated minimum extraction
+		total := 0.0
+		for range 9 {
+			m := 0
+			for j := range ds {
+				if ds[j] < ds[m] {
+					m = j
+				}
+			}
+			total += ds[m]
+			ds[m] = math.Inf(1)
+		}
+		sigma[i] = total/8 + 1e-8
+	}
+	for e := range g.Src {
+		i, j := int(g.Src[e]), int(g.Dst[e])
+		d := dist(i, j)
+		want := 0.5 * (math.Exp(-(d/sigma[i])*(d/sigma[i])) + math.Exp(-(d/sigma[j])*(d/sigma[j])))
+		if math.Abs(float64(g.Edge.Dense[e])-want) > 1e-5 {
+			t.Fatalf("edge %d→%d weight %v, want %v", i, j, g.Edge.Dense[e], want)
+		}
+		// no unchosen node may be more similar than the chosen ones
+		for o := range n {
+			if o == i || o == j {
+				continue
+			}
+			chosen := false
+			for f := range g.Src {
+				if int(g.Src[f]) == i && int(g.Dst[f]) == o {
+					chosen = true
+				}
+			}
+			do := dist(i, o)
+			wo := 0.5 * (math.Exp(-(do/sigma[i])*(do/sigma[i])) + math.Exp(-(do/sigma[o])*(do/sigma[o])))
+			if !chosen && wo > want+1e-9 {
+				t.Fatalf("node %d: unchosen %d (weight %v) beats chosen %d (%v)", i, o, wo, j, want)
+			}
+		}
+	}
+}
+
+// Fake MNIST directories for the error paths.
+
+func mnistIDX(magic uint32, dims []uint32, data []byte) []byte {
+	var buf bytes.Buffer
+	binary.Write(&buf, binary.BigEndian, magic)
+	for _, d := range dims {
+		binary.Write(&buf, binary.BigEndian, d)
+	}
+	buf.Write(data)
+	return buf.Bytes()
+}
+
+func mnistGzip(b []byte) []byte {
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+func mnistBatchBlank(w, h int, c color.Color) []byte {
+	var img image.Image
+	if g, ok := c.(color.Gray); ok {
+		gi := image.NewGray(image.Rect(0, 0, w, h))
+		for i := range gi.Pix {
+			gi.Pix[i] = g.Y
+		}
+		img = gi
+	} else {
+		ri := image.NewRGBA(image.Rect(0, 0, w, h))
+		r, g, b, a := c.RGBA()
+		for i := 0; i < len(ri.Pix); i += 4 {
+			ri.Pix[i], ri.Pix[i+1], ri.Pix[i+2], ri.Pix[i+3] = uint8(r>>8), uint8(g>>8), uint8(b>>8), uint8(a>>8)
+		}
+		img = ri
+	}
+	var buf bytes.Buffer
+	png.Encode(&buf, img)
+	return buf.Bytes()
+}
+
+// fakeMNISTFiles returns the files of a directory with all-zero labels and images;
+// batches 0 and 1 only.
+func fakeMNISTFiles() map[string][]byte {
+	files := map[string][]byte{
+		MNISTTrainLabels: mnistGzip(mnistIDX(0x801, []uint32{60000}, make([]byte, 60000))),
+		MNISTTestLabels:  mnistGzip(mnistIDX(0x801, []uint32{10000}, make([]byte, 10000))),
+		MNISTTestImages:  mnistGzip(mnistIDX(0x803, []uint32{10000, 28, 28}, make([]byte, 10000*784))),
+		MNISTBatchPNG(0): mnistBatchBlank(784, 3000, color.Gray{}),
+	}
+	files[MNISTBatchPNG(1)] = files[MNISTBatchPNG(0)]
+	return files
+}
+
+// writeFakeMNIST writes files into a new directory.
+func writeFakeMNIST(t *testing.T, files map[string][]byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, b := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func TestLoadMNISTSuperpixelsErrors(t *testing.T) {
+	small := MNISTOptions{MaxTrain: 2, MaxVal: 2, MaxTest: 2}
+	files := fakeMNISTFiles()
+	dir := writeFakeMNIST(t, files)
+	ds, err := LoadMNISTSuperpixels(dir, small)
+	if err != nil {
+		t.Fatalf("fake data set: %v", err)
+	}
+	if len(ds.Graphs) != 6 || ds.Graphs[0].NumNodes != 49 {
+		t.Fatalf("fake data set: %d graphs, first with %d nodes", len(ds.Graphs), ds.Graphs[0].NumNodes)
+	}
+	cases := []struct {
+		name, file string
+		data       []byte
+		want       string
+	}{
+		{"bad magic", MNISTTrainLabels, mnistGzip(mnistIDX(0x803, []uint32{60000}, make([]byte, 60000))), "magic"},
+		{"label count", MNISTTrainLabels, mnistGzip(mnistIDX(0x801, []uint32{59999}, make([]byte, 59999))), "59999"},
+		{"label value", MNISTTestLabels, mnistGzip(mnistIDX(0x801, []uint32{10000}, bytes.Repeat([]byte{10}, 10000))), "outside 0..9"},
+		{"short IDX data", MNISTTestLabels, mnistGzip(mnistIDX(0x801, []uint32{10000}, make([]byte, 9000))), "9000 bytes"},
+		{"truncated header", MNISTTestImages, mnistGzip([]byte{0, 0, 8}), "truncated"},
+		{"image dims", MNISTTestImages, mnistGzip(mnistIDX(0x803, []uint32{10000, 28, 27}, make([]byte, 10000*756))), "dimension 2"},
+		{"truncated gzip", MNISTTestImages, mnistGzip(mnistIDX(0x803, []uint32{10000, 28, 28}, make([]byte, 10000*784)))[:200], "EOF"},
+		{"not gzip", MNISTTestLabels, []byte("plain"), "gzip"},
+		{"PNG width", MNISTBatchPNG(0), mnistBatchBlank(783, 3000, color.Gray{}), "783×3000"},
+		{"PNG height", MNISTBatchPNG(1), mnistBatchBlank(784, 10, color.Gray{}), "784×10"},
+		{"PNG colour", MNISTBatchPNG(0), mnistBatchBlank(784, 3000, color.RGBA{R: 9, A: 255}), "not grey"},
+		{"PNG 255", MNISTBatchPNG(0), mnistBatchBlank(784, 3000, color.Gray{Y: 255}), "255"},
+		{"PNG garbage", MNISTBatchPNG(0), []byte("\x89PNG\r\n\x1a\nxx"), "png"},
+		{"missing file", MNISTBatchPNG(1), nil, "no such file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := writeFakeMNIST(t, files)
+			path := filepath.Join(dir, c.file)
+			if c.data == nil {
+				os.Remove(path)
+			} else if err := os.WriteFile(path, c.data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := LoadMNISTSuperpixels(dir, small)
+			if err == nil || !strings.Contains(err.Error(), c.file) || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("error %v, want one naming %s and mentioning %q", err, c.file, c.want)
+			}
+		})
+	}
+	if _, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxTest: -1}); err == nil {
+		t.Error("negative option accepted")
+	}
+}
+
+// BenchmarkMNISTSuperpixelGraphs turns 1000 training images into graphs on one
+// goroutine (decoding excluded); ×70 estimates the full set on one core.
+func BenchmarkMNISTSuperpixelGraphs(b *testing.B) {
+	imgs, err := readMNISTPNGs(loaderDataDir(b, "mnist"), seq(0, 1000))
+	if err != nil {
+		b.Fatal(err)
+	}
+	var sp superpixelizer
+	for b.Loop() {
+		for _, im := range imgs {
+			sp.graph(im)
+		}
+	}
+}
+
+// BenchmarkLoadMNISTSuperpixels1000 loads 1000 validation images with all workers,
+// decoding included.
+func BenchmarkLoadMNISTSuperpixels1000(b *testing.B) {
+	dir := loaderDataDir(b, "mnist")
+	for b.Loop() {
+		if _, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxVal: 1000, MaxTrain: 1, MaxTest: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

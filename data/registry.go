@@ -1,0 +1,236 @@
+package data
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// LoadOptions configures Load.
+type LoadOptions struct {
+	// DataDir is the data root holding the real data sets; empty means $GEXPH_DATA, else
+	// ../shared/data relative to the working directory or to the module root.
+	DataDir string
+	// CacheDir holds preprocessed data sets; empty means DefaultCacheDir.
+	CacheDir string
+	// NoCache disables the cache: slow data sets are rebuilt and nothing is written.
+	NoCache bool
+	// Seed drives random splits and the generation of synthetic data sets.
+	Seed uint64
+	// TrainGraphs, ValGraphs and TestGraphs shrink the splits of PATTERN and CLUSTER
+	// (graph i of a split is the same at every size) and cap those of MNIST (the first
+	// images); 0 keeps a split's full size.
+	TrainGraphs, ValGraphs, TestGraphs int
+}
+
+// DatasetInfo describes a data set Load knows by name.
+type DatasetInfo struct {
+	Name, Description string
+	// Files lists where Load looks for the data, relative to the data root (the first
+	// found is used); empty for generated data sets.
+	Files []string
+}
+
+// datasetEntry is one row of the registry.
+type datasetEntry struct {
+	DatasetInfo
+	// cache marks data sets slow enough to build that Load keeps them in the cache.
+	cache bool
+	// load builds the data set from the file found (empty for generated data sets).
+	load func(path string, opts LoadOptions) (*Dataset, error)
+}
+
+// registry lists the data sets Load knows by name; adding one is adding a row.
+func registry() []datasetEntry {
+	gnn := func(name string) func(string, LoadOptions) (*Dataset, error) {
+		return func(path string, o LoadOptions) (*Dataset, error) { return LoadGNNBenchmark(path, name, o.Seed) }
+	}
+	info := func(name, desc string, files ...string) DatasetInfo {
+		return DatasetInfo{Name: name, Description: desc, Files: files}
+	}
+	return []datasetEntry{
+		{info("pattern", "PATTERN: SBM graphs with a planted pattern, node classification (generated)"),
+			false, func(_ string, o LoadOptions) (*Dataset, error) { return GeneratePATTERN(o.sbm()) }},
+		{info("cluster", "CLUSTER: SBM graphs of 6 communities, node classification (generated)"),
+			false, func(_ string, o LoadOptions) (*Dataset, error) { return GenerateCLUSTER(o.sbm()) }},
+		{info("computers", "Amazon Computers co-purchase graph, largest component, random 60/20/20 split",
+			"gnn-benchmark/amazon-computers.zip", "gnn-benchmark/amazon_electronics_computers.npz"),
+			false, gnn("computers")},
+		{info("photo", "Amazon Photo co-purchase graph, largest component, random 60/20/20 split",
+			"gnn-benchmark/amazon-photo.zip", "gnn-benchmark/amazon_electronics_photo.npz"),
+			false, gnn("photo")},
+		{info("cs", "Coauthor CS co-authorship graph, largest component, random 60/20/20 split",
+			"gnn-benchmark/coauthor-cs.zip", "gnn-benchmark/ms_academic_cs.npz"),
+			false, gnn("cs")},
+		{info("physics", "Coauthor Physics co-authorship graph, largest component, random 60/20/20 split",
+			"gnn-benchmark/coauthor-physics.zip", "gnn-benchmark/ms_academic_phy.npz"),
+			false, gnn("physics")},
+		{info("cora", "Cora citation graph (gnn-benchmark npz), largest component, random 60/20/20 split",
+			"gnn-benchmark/cora.npz"),
+			false, gnn("cora")},
+		{info("citeseer", "CiteSeer citation graph (gnn-benchmark npz), largest component, random 60/20/20 split",
+			"gnn-benchmark/citeseer.npz"),
+			false, gnn("citeseer")},
+		{info("peptides-func", "LRGB Peptides-func molecules, graph multi-label classification (10 labels, AP), official split",
+			"peptides-func"),
+			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadPeptidesFunc(path) }},
+		{info("mnist", "MNIST superpixel graphs (SLIC, ≤75 nodes, 8-NN), graph classification, 55k/5k/10k split",
+			"mnist"),
+			true, func(path string, o LoadOptions) (*Dataset, error) {
+				return LoadMNISTSuperpixels(path, MNISTOptions{MaxTrain: o.TrainGraphs, MaxVal: o.ValGraphs, MaxTest: o.TestGraphs})
+			}},
+		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
+			"ogbn-arxiv", "ogbn_arxiv"),
+			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+	}
+}
+
+func (o LoadOptions) sbm() SBMOptions {
+	return SBMOptions{Seed: o.Seed, Train: o.TrainGraphs, Val: o.ValGraphs, Test: o.TestGraphs}
+}
+
+// KnownDatasets lists the data sets Load knows by name.
+func KnownDatasets() []DatasetInfo {
+	var out []DatasetInfo
+	for _, e := range registry() {
+		out = append(out, e.DatasetInfo)
+	}
+	return out
+}
+
+// Load loads the data set named by spec: a registered name (see KnownDatasets), whose
+// files are looked up under the data root, or "npz:PATH" (a gnn-benchmark .npz or .zip),
+// "ogb:DIR" (an OGB node property directory) or "edgelist:DIR" (see LoadEdgeListDir).
+// Data sets that are slow to build are kept in the cache, keyed by their files and
+// options.
+func Load(spec string, opts LoadOptions) (*Dataset, error) {
+	if kind, path, ok := strings.Cut(spec, ":"); ok {
+		switch kind {
+		case "npz":
+			return LoadGNNBenchmark(path, "", opts.Seed)
+		case "ogb":
+			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return LoadOGBNode(path) })
+		case "edgelist":
+			return LoadEdgeListDir(path, opts.Seed)
+		}
+		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR or edgelist:DIR)", spec, kind)
+	}
+	name := strings.ToLower(spec)
+	entries := registry()
+	var names []string
+	for _, e := range entries {
+		names = append(names, e.Name)
+		if e.Name != name {
+			continue
+		}
+		if len(e.Files) == 0 {
+			return e.load("", opts)
+		}
+		path, err := findDataFile(e.Name, e.Files, opts)
+		if err != nil {
+			return nil, err
+		}
+		return loadCached(e.Name, path, e.cache, opts, func() (*Dataset, error) { return e.load(path, opts) })
+	}
+	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR or edgelist:DIR",
+		spec, strings.Join(names, ", "))
+}
+
+// loadCached runs load through the cache when cache is set and the options allow it. The
+// key covers the name, the options and the size and time of every file under path.
+func loadCached(name, path string, cache bool, opts LoadOptions, load func() (*Dataset, error)) (*Dataset, error) {
+	if !cache || opts.NoCache {
+		return load()
+	}
+	dir := opts.CacheDir
+	if dir == "" {
+		var err error
+		if dir, err = DefaultCacheDir(); err != nil {
+			return load() // no cache directory: build without caching
+		}
+	}
+	stamp, err := fileStamp(path)
+	if err != nil {
+		return nil, err
+	}
+	key := CacheKey(name, stamp, fmt.Sprint(opts.Seed, opts.TrainGraphs, opts.ValGraphs, opts.TestGraphs))
+	return Cached(dir, key, load)
+}
+
+// fileStamp describes path and every file below it by name, size and modification time.
+func fileStamp(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	b.WriteString(abs)
+	err = filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if e.Type().IsRegular() {
+			info, err := e.Info()
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(&b, "\x00%s %d %d", p, info.Size(), info.ModTime().UnixNano())
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("reading %s: %w", path, err)
+	}
+	return b.String(), nil
+}
+
+// DataRoots returns the directories searched for data files, in order: opts.DataDir if
+// set, else $GEXPH_DATA if set, else ../shared/data relative to the working directory
+// and relative to the module root (the nearest directory above holding go.mod).
+func DataRoots(opts LoadOptions) []string {
+	if opts.DataDir != "" {
+		return []string{opts.DataDir}
+	}
+	if dir := os.Getenv("GEXPH_DATA"); dir != "" {
+		return []string{dir}
+	}
+	var roots []string
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
+	}
+	roots = append(roots, filepath.Join(wd, "..", "shared", "data"))
+	for dir := wd; ; dir = filepath.Dir(dir) {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			if r := filepath.Join(dir, "..", "shared", "data"); r != roots[0] {
+				roots = append(roots, r)
+			}
+			break
+		}
+		if filepath.Dir(dir) == dir {
+			break
+		}
+	}
+	return roots
+}
+
+// findDataFile returns the first of the candidate files found under a data root.
+func findDataFile(name string, files []string, opts LoadOptions) (string, error) {
+	var tried []string
+	for _, root := range DataRoots(opts) {
+		for _, f := range files {
+			p := filepath.Join(root, f)
+			if _, err := os.Stat(p); err == nil {
+				return p, nil
+			} else if !errors.Is(err, fs.ErrNotExist) {
+				return "", fmt.Errorf("data set %q: %w", name, err)
+			}
+			tried = append(tried, p)
+		}
+	}
+	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, point GEXPH_DATA or LoadOptions.DataDir at the data root, or load the file by path",
+		name, strings.Join(tried, ", "))
+}

@@ -1,0 +1,72 @@
+package data
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+)
+
+// RandomSplit splits the indices 0..n-1 at random into training, validation and test
+// parts: ⌊trainFrac·n⌋ training and ⌊valFrac·n⌋ validation indices, the rest for testing.
+// Each part is sorted. The same n, fractions and seed always give the same split.
+func RandomSplit(n int, trainFrac, valFrac float64, seed uint64) (Split, error) {
+	if n < 0 {
+		return Split{}, fmt.Errorf("random split: negative size %d", n)
+	}
+	if !(trainFrac >= 0 && valFrac >= 0 && trainFrac+valFrac <= 1) {
+		return Split{}, fmt.Errorf("random split: fractions train %v and val %v must be ≥ 0 with sum ≤ 1", trainFrac, valFrac)
+	}
+	nTrain := int(math.Floor(trainFrac * float64(n)))
+	nVal := min(int(math.Floor(valFrac*float64(n))), n-nTrain)
+	perm := newRNG(seed, streamSplit).Perm(n)
+	s := Split{
+		Train: perm[:nTrain:nTrain],
+		Val:   perm[nTrain : nTrain+nVal : nTrain+nVal],
+		Test:  perm[nTrain+nVal:],
+	}
+	slices.Sort(s.Train)
+	slices.Sort(s.Val)
+	slices.Sort(s.Test)
+	return s, nil
+}
+
+// rangeSplit returns the split of nTrain+nVal+nTest consecutive indices, in this order.
+func rangeSplit(nTrain, nVal, nTest int) Split {
+	seq := func(from, to int) []int {
+		s := make([]int, to-from)
+		for i := range s {
+			s[i] = from + i
+		}
+		return s
+	}
+	return Split{
+		Train: seq(0, nTrain),
+		Val:   seq(nTrain, nTrain+nVal),
+		Test:  seq(nTrain+nVal, nTrain+nVal+nTest),
+	}
+}
+
+// Random streams: each use of randomness in the package draws from its own stream so that
+// changing one never shifts another.
+const (
+	streamSplit   = 1 << 56
+	streamPATTERN = 2 << 56
+	streamCLUSTER = 3 << 56
+)
+
+// newRNG returns a PCG generator determined by seed and stream. Both are mixed by a
+// bijection, so distinct (seed, stream) pairs give distinct generator states.
+func newRNG(seed, stream uint64) *rand.Rand {
+	return rand.New(rand.NewPCG(mix64(seed^0x9e3779b97f4a7c15), mix64(stream+0x632be59bd9b4e019)))
+}
+
+// mix64 is the SplitMix64 finalizer, a bijection on uint64 with good avalanche.
+func mix64(x uint64) uint64 {
+	x ^= x >> 30
+	x *= 0xbf58476d1ce4e5b9
+	x ^= x >> 27
+	x *= 0x94d049bb133111eb
+	x ^= x >> 31
+	return x
+}
