@@ -1,13 +1,32 @@
 // Package data holds graph data sets for gexph: the types the model and the expander
 // code consume, generators for the synthetic benchmarks (PATTERN, CLUSTER), loaders for
-// real files (gnn-benchmark npz, OGB node-property layout, Peptides-func SMILES, MNIST
-// superpixels, plain edge lists), random splits and an on-disk cache.
+// real files (gnn-benchmark npz, OGB node-property layout, LRGB Peptides-func and
+// Peptides-struct SMILES, MNIST and CIFAR10 superpixels, MalNet-Tiny edge lists, plain
+// edge lists), random splits and an on-disk cache.
 //
-// Load opens a data set by name ("pattern", "computers", "mnist", … — see
-// KnownDatasets), finding its files under the data root ($GEXPH_DATA, or ../shared/data
-// beside the module), or by path: "npz:FILE" for a gnn-benchmark .npz (or a .zip holding
-// one), "ogb:DIR" for an OGB node property directory, "edgelist:DIR" for a user's own
-// graph. Slow data sets are cached on disk ($GEXPH_CACHE, else the user cache directory).
+// Load opens a data set by name ("pattern", "computers", "mnist", "cifar10",
+// "malnet-tiny", … — see KnownDatasets), finding its files under the data root
+// ($GEXPH_DATA, or ../shared/data beside the module), or by path: "npz:FILE" for a
+// gnn-benchmark .npz (or a .zip holding one), "ogb:DIR" for an OGB node property
+// directory, "edgelist:DIR" for a user's own graph. Slow data sets are cached on disk
+// ($GEXPH_CACHE, else the user cache directory).
+//
+// Files a user downloads go under the data root as follows:
+//
+//   - cifar10/: the binary version of CIFAR-10 (cifar-10-binary.tar.gz as it is, or
+//     its cifar-10-batches-bin/ unpacked); see LoadCIFAR10Superpixels;
+//   - peptides-struct/: LRGB's peptide_structure_dataset.csv.gz and the split as
+//     splits_random_stratified_peptide_structure.json; see LoadPeptidesStruct;
+//   - malnet-tiny/: malnet-graphs-tiny/ (malnet-graphs-tiny.tar.gz unpacked) and
+//     split_info_tiny/type/ (split_info_tiny.zip unpacked); see LoadMalNetTiny.
+//
+// LRGB ships PascalVOC-SP, COCO-SP and PCQM-Contact only as Python pickles, which the
+// package never unpickles: loading them by name gives an error wrapping
+// ErrUnsupportedFormat. The superpixel node-classification sets can be converted once
+// with Python into the edge-list format below, the graphs of all splits side by side as
+// one graph on disjoint node ranges (node classes and features in nodes.csv, edges and
+// their features in edges.csv, the nodes of each split's graphs in train.csv, val.csv
+// and test.csv).
 //
 // A user's own graph is a directory of comma-separated files: nodes.csv (row i: node i's
 // integer label, then its numeric features), edges.csv (one undirected edge per row: two
@@ -26,7 +45,7 @@ type Task int
 const (
 	// NodeClassification predicts one class per node (PATTERN, CLUSTER, Computers).
 	NodeClassification Task = iota
-	// GraphClassification predicts one class per graph (MNIST, CIFAR10).
+	// GraphClassification predicts one class per graph (MNIST, CIFAR10, MalNet-Tiny).
 	GraphClassification
 	// GraphMultiLabel predicts several binary labels per graph (Peptides-func, metric AP).
 	GraphMultiLabel

@@ -10,25 +10,6 @@ import (
 	"testing"
 )
 
-// sharedData returns the path of a file under the shared data root (GEXPH_DATA, else
-// ../shared/data beside the repository), skipping the test when it is absent — or failing
-// it when CI is set.
-func sharedData(t testing.TB, rel string) string {
-	t.Helper()
-	root := os.Getenv("GEXPH_DATA")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared", "data")
-	}
-	path := filepath.Join(root, rel)
-	if _, err := os.Stat(path); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("data file missing in CI: %v", err)
-		}
-		t.Skipf("data file not present: %v", err)
-	}
-	return path
-}
-
 // TestLoadGNNBenchmarkPaperCounts checks the node and edge counts of the paper's Table 7
 // (largest connected component, undirected edges counted once) and feature/class counts.
 func TestLoadGNNBenchmarkPaperCounts(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -19,7 +20,7 @@ import (
 func TestMNISTPNGMatchesIDX(t *testing.T) {
 	// mnist_batch_20.png holds the first 3000 test images as original−1 floored at 0:
 	// decoding must give back the exact IDX pixels except 1, which reads as 0.
-	dir := loaderDataDir(t, "mnist")
+	dir := sharedData(t, "mnist")
 	idx, err := readIDXFile(filepath.Join(dir, MNISTTestImages), 3, mnistTestCount)
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +44,7 @@ func TestMNISTPNGMatchesIDX(t *testing.T) {
 }
 
 func TestMNISTLabelsMatchJS(t *testing.T) {
-	dir := loaderDataDir(t, "mnist")
+	dir := sharedData(t, "mnist")
 	raw, err := os.ReadFile(filepath.Join(dir, "mnist_labels.js"))
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +79,7 @@ func TestMNISTLabelsMatchJS(t *testing.T) {
 func checkSuperpixelGraph(t *testing.T, gi int, g *Graph) {
 	t.Helper()
 	n := g.NumNodes
-	if n < 1 || n > mnistMaxSegments {
+	if n < 1 || n > mnistSuperpixels().maxSegments {
 		t.Fatalf("graph %d: %d nodes, want 1..75", gi, n)
 	}
 	if g.Node.Kind != Dense || g.Node.Cols != 3 || g.Edge.Kind != Dense || g.Edge.Cols != 1 {
@@ -108,8 +109,8 @@ func checkSuperpixelGraph(t *testing.T, gi int, g *Graph) {
 }
 
 func TestLoadMNISTSuperpixelsSample(t *testing.T) {
-	dir := loaderDataDir(t, "mnist")
-	opts := MNISTOptions{MaxTrain: 300, MaxVal: 100, MaxTest: 200}
+	dir := sharedData(t, "mnist")
+	opts := SuperpixelOptions{MaxTrain: 300, MaxVal: 100, MaxTest: 200}
 	ds, err := LoadMNISTSuperpixels(dir, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -151,12 +152,12 @@ func TestLoadMNISTSuperpixelsSample(t *testing.T) {
 }
 
 func TestLoadMNISTSuperpixelsDeterministic(t *testing.T) {
-	dir := loaderDataDir(t, "mnist")
-	a, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 1})
+	dir := sharedData(t, "mnist")
+	a, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 3})
+	b, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +169,7 @@ func TestLoadMNISTSuperpixelsDeterministic(t *testing.T) {
 func TestSuperpixelGraphOfBlankImage(t *testing.T) {
 	// A blank image: the 9×9 grid (asked 95..65 segments) keeps 81 > 75 segments, the
 	// 7×7 grid (asked 64) gives 49; all intensities 0, 8 out-edges per node.
-	var sp superpixelizer
+	sp := superpixelizer{spec: mnistSuperpixels()}
 	g := sp.graph(make([]byte, mnistPixels))
 	if g.NumNodes != 49 || len(g.Src) != 49*8 {
 		t.Fatalf("%d nodes, %d edges; want 49, 392", g.NumNodes, len(g.Src))
@@ -183,7 +184,7 @@ func TestSuperpixelGraphOfBlankImage(t *testing.T) {
 
 func TestSuperpixelKNNWeights(t *testing.T) {
 	// Check edge weights against the formula recomputed from the node centres.
-	var sp superpixelizer
+	sp := superpixelizer{spec: mnistSuperpixels()}
 	img := make([]byte, mnistPixels)
 	for p := range img {
 		if y, x := p/28, p%28; (y-14)*(y-14)+(x-14)*(x-14) < 64 {
@@ -311,7 +312,7 @@ func writeFakeMNIST(t *testing.T, files map[string][]byte) string {
 }
 
 func TestLoadMNISTSuperpixelsErrors(t *testing.T) {
-	small := MNISTOptions{MaxTrain: 2, MaxVal: 2, MaxTest: 2}
+	small := SuperpixelOptions{MaxTrain: 2, MaxVal: 2, MaxTest: 2}
 	files := fakeMNISTFiles()
 	dir := writeFakeMNIST(t, files)
 	ds, err := LoadMNISTSuperpixels(dir, small)
@@ -356,7 +357,7 @@ func TestLoadMNISTSuperpixelsErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxTest: -1}); err == nil {
+	if _, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxTest: -1}); err == nil {
 		t.Error("negative option accepted")
 	}
 }
@@ -364,11 +365,11 @@ func TestLoadMNISTSuperpixelsErrors(t *testing.T) {
 // BenchmarkMNISTSuperpixelGraphs turns 1000 training images into graphs on one
 // goroutine (decoding excluded); ×70 estimates the full set on one core.
 func BenchmarkMNISTSuperpixelGraphs(b *testing.B) {
-	imgs, err := readMNISTPNGs(loaderDataDir(b, "mnist"), seq(0, 1000))
+	imgs, err := readMNISTPNGs(sharedData(b, "mnist"), seq(0, 1000))
 	if err != nil {
 		b.Fatal(err)
 	}
-	var sp superpixelizer
+	sp := superpixelizer{spec: mnistSuperpixels()}
 	for b.Loop() {
 		for _, im := range imgs {
 			sp.graph(im)
@@ -379,10 +380,49 @@ func BenchmarkMNISTSuperpixelGraphs(b *testing.B) {
 // BenchmarkLoadMNISTSuperpixels1000 loads 1000 validation images with all workers,
 // decoding included.
 func BenchmarkLoadMNISTSuperpixels1000(b *testing.B) {
-	dir := loaderDataDir(b, "mnist")
+	dir := sharedData(b, "mnist")
 	for b.Loop() {
-		if _, err := LoadMNISTSuperpixels(dir, MNISTOptions{MaxVal: 1000, MaxTrain: 1, MaxTest: 1}); err != nil {
+		if _, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxVal: 1000, MaxTrain: 1, MaxTest: 1}); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestMNISTSuperpixelsMatchReference(t *testing.T) {
+	// testdata/mnist_slic_reference.bin.gz: for each of the first 20 test images, the
+	// segment count (1 byte) and the 784 labels (1 byte each) extract_superpixels.py
+	// gives: skimage.segmentation.slic on the /255 float32 image as float64,
+	// compactness 0.25, asking for 95, 94, … segments until at most 75 come out,
+	// connectivity sizes from the requested count (the 0.14–0.16 behaviour); computed
+	// with scikit-image 0.19.3's _slic_cython and _enforce_label_connectivity_cython.
+	images, err := readIDXFile(filepath.Join(sharedData(t, "mnist"), MNISTTestImages), 3, mnistTestCount)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(filepath.Join("testdata", "mnist_slic_reference.bin.gz"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref, err := io.ReadAll(zr)
+	if err != nil || len(ref) != 20*(1+mnistPixels) {
+		t.Fatalf("reference: %d bytes, %v", len(ref), err)
+	}
+	sp := superpixelizer{spec: mnistSuperpixels()}
+	for k := range 20 {
+		r := ref[k*(1+mnistPixels) : (k+1)*(1+mnistPixels)]
+		g := sp.graph(images[k*mnistPixels : (k+1)*mnistPixels])
+		if g.NumNodes != int(r[0]) {
+			t.Fatalf("image %d: %d superpixels, reference %d", k, g.NumNodes, r[0])
+		}
+		for p, l := range sp.labels {
+			if l != int32(r[1+p]) {
+				t.Fatalf("image %d: pixel %d label %d, reference %d", k, p, l, r[1+p])
+			}
 		}
 	}
 }

@@ -7,24 +7,57 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
 )
 
-// Peptides-func file names inside the data set directory.
+// LRGB peptide file names inside the data set directories.
 const (
-	// PeptidesCSV is the gzipped CSV of molecules (columns smiles, labels, ...).
+	// PeptidesCSV is the gzipped CSV of Peptides-func (columns smiles, labels, ...).
 	PeptidesCSV = "peptide_multi_class_dataset.csv.gz"
-	// PeptidesSplit is the JSON file of train/val/test row indices.
+	// PeptidesSplit is the JSON file of Peptides-func's train/val/test row indices.
 	PeptidesSplit = "splits_random_stratified_peptide.json"
-	// peptidesLabels is the number of binary labels per peptide.
+	// PeptidesStructCSV is the gzipped CSV of Peptides-struct (columns smiles and the
+	// 11 targets of PeptidesStructTargets, ...).
+	PeptidesStructCSV = "peptide_structure_dataset.csv.gz"
+	// PeptidesStructSplit is the JSON file of Peptides-struct's train/val/test row
+	// indices.
+	PeptidesStructSplit = "splits_random_stratified_peptide_structure.json"
+	// peptidesLabels is the number of binary labels per peptide (Peptides-func).
 	peptidesLabels = 10
 )
+
+// PeptidesStructTargets returns the names of Peptides-struct's 11 regression targets,
+// in the order of Graph.Targets.
+func PeptidesStructTargets() []string {
+	return []string{"Inertia_mass_a", "Inertia_mass_b", "Inertia_mass_c",
+		"Inertia_valence_a", "Inertia_valence_b", "Inertia_valence_c",
+		"length_a", "length_b", "length_c", "Spherocity", "Plane_best_fit"}
+}
+
+// peptidesKind describes one of the two LRGB peptide data sets.
+type peptidesKind struct {
+	name, csv, split string
+	// targets names the regression target columns; nil means one "labels" column
+	// holding a list of 10 binary labels.
+	targets []string
+}
+
+func peptidesFunc() peptidesKind {
+	return peptidesKind{name: "peptides-func", csv: PeptidesCSV, split: PeptidesSplit}
+}
+
+func peptidesStruct() peptidesKind {
+	return peptidesKind{name: "peptides-struct", csv: PeptidesStructCSV, split: PeptidesStructSplit,
+		targets: PeptidesStructTargets()}
+}
 
 // LoadPeptidesFunc loads LRGB Peptides-func from dir: the molecules of
 // peptide_multi_class_dataset.csv.gz (columns "smiles" and "labels", the latter a
@@ -34,87 +67,156 @@ const (
 // "val", "test": row indices). Task GraphMultiLabel with 10 labels as Targets.
 // Errors name the file and the line or key at fault.
 func LoadPeptidesFunc(dir string) (*Dataset, error) {
-	csvPath := filepath.Join(dir, PeptidesCSV)
-	rows, err := readPeptideRows(csvPath)
+	return loadPeptides(dir, peptidesFunc())
+}
+
+// LoadPeptidesStruct loads LRGB Peptides-struct from dir like LoadPeptidesFunc: the
+// molecules of peptide_structure_dataset.csv.gz (columns "smiles" and the 11 named
+// by PeptidesStructTargets, in any order among other columns) and the official split
+// of splits_random_stratified_peptide_structure.json (LRGB ships it as a pickle; its
+// three index arrays go into a JSON object of lists under "train", "val", "test").
+// Task GraphRegression with 11 Targets, each column standardised over all molecules
+// to mean 0 and standard deviation 1 (sample deviation, n−1) as the LRGB loader does,
+// so that MAE is comparable with the published numbers. Errors name the file and the
+// line, column or key at fault.
+func LoadPeptidesStruct(dir string) (*Dataset, error) {
+	return loadPeptides(dir, peptidesStruct())
+}
+
+func loadPeptides(dir string, kind peptidesKind) (*Dataset, error) {
+	csvPath := filepath.Join(dir, kind.csv)
+	rows, err := readPeptideRows(csvPath, kind)
 	if err != nil {
 		return nil, err
 	}
-	graphs, err := peptideGraphs(csvPath, rows)
+	graphs, err := peptideGraphs(csvPath, kind.name, rows)
 	if err != nil {
 		return nil, err
 	}
-	split, err := readPeptideSplit(filepath.Join(dir, PeptidesSplit), len(rows))
+	split, err := readPeptideSplit(filepath.Join(dir, kind.split), kind.name, len(rows))
 	if err != nil {
 		return nil, err
 	}
-	return &Dataset{
-		Name:       "peptides-func",
-		Task:       GraphMultiLabel,
-		NumClasses: peptidesLabels,
-		Graphs:     graphs,
-		Split:      split,
-	}, nil
+	d := &Dataset{Name: kind.name, Task: GraphMultiLabel, NumClasses: peptidesLabels, Graphs: graphs, Split: split}
+	if kind.targets != nil {
+		d.Task, d.NumClasses = GraphRegression, len(kind.targets)
+	}
+	return d, nil
 }
 
 type peptideRow struct {
-	smiles string
-	labels []float32
-	line   int
+	smiles  string
+	targets []float32
+	line    int
 }
 
-// readPeptideRows reads the gzipped CSV's smiles and labels columns.
-func readPeptideRows(path string) ([]peptideRow, error) {
+// readPeptideRows reads the gzipped CSV's smiles and target columns; regression
+// targets come back standardised.
+func readPeptideRows(path string, kind peptidesKind) ([]peptideRow, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("peptides-func: %w", err)
+		return nil, fmt.Errorf("%s: %w", kind.name, err)
 	}
 	defer f.Close()
 	zr, err := gzip.NewReader(f)
 	if err != nil {
-		return nil, fmt.Errorf("peptides-func: %s: %w", path, err)
+		return nil, fmt.Errorf("%s: %s: %w", kind.name, path, err)
 	}
 	defer zr.Close()
 	r := csv.NewReader(zr)
 	r.ReuseRecord = true
 	header, err := r.Read()
 	if err != nil {
-		return nil, fmt.Errorf("peptides-func: %s: reading the header: %w", path, err)
+		return nil, fmt.Errorf("%s: %s: reading the header: %w", kind.name, path, err)
 	}
-	smilesCol, labelsCol := -1, -1
-	for i, h := range header {
-		switch strings.TrimSpace(h) {
-		case "smiles":
-			smilesCol = i
-		case "labels":
-			labelsCol = i
+	want := kind.targets
+	if want == nil {
+		want = []string{"labels"}
+	}
+	want = append([]string{"smiles"}, want...)
+	cols := make([]int, len(want))
+	for k, name := range want {
+		cols[k] = slices.IndexFunc(header, func(h string) bool { return strings.TrimSpace(h) == name })
+		if cols[k] < 0 {
+			return nil, fmt.Errorf("%s: %s: header %q lacks a %q column", kind.name, path, strings.Join(header, ","), name)
 		}
 	}
-	if smilesCol < 0 || labelsCol < 0 {
-		return nil, fmt.Errorf("peptides-func: %s: header %q lacks a \"smiles\" or \"labels\" column", path, strings.Join(header, ","))
-	}
+	maxCol := slices.Max(cols)
 	var rows []peptideRow
+	var raw []float64 // regression targets, row-major
 	for {
 		rec, err := r.Read()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
-			return nil, fmt.Errorf("peptides-func: %s: row %d: %w", path, len(rows)+1, err)
+			return nil, fmt.Errorf("%s: %s: row %d: %w", kind.name, path, len(rows)+1, err)
 		}
 		line, _ := r.FieldPos(0)
-		if len(rec) <= max(smilesCol, labelsCol) {
-			return nil, fmt.Errorf("peptides-func: %s: line %d: %d fields, want at least %d", path, line, len(rec), max(smilesCol, labelsCol)+1)
+		if len(rec) <= maxCol {
+			return nil, fmt.Errorf("%s: %s: line %d: %d fields, want at least %d", kind.name, path, line, len(rec), maxCol+1)
 		}
-		labels, err := parseLabelList(rec[labelsCol])
-		if err != nil {
-			return nil, fmt.Errorf("peptides-func: %s: line %d: labels: %w", path, line, err)
+		row := peptideRow{smiles: strings.Clone(rec[cols[0]]), line: line}
+		if kind.targets == nil {
+			if row.targets, err = parseLabelList(rec[cols[1]]); err != nil {
+				return nil, fmt.Errorf("%s: %s: line %d: labels: %w", kind.name, path, line, err)
+			}
+		} else {
+			for k, c := range cols[1:] {
+				v, err := strconv.ParseFloat(strings.TrimSpace(rec[c]), 64)
+				if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+					return nil, fmt.Errorf("%s: %s: line %d: column %q: %q is not a finite number", kind.name, path, line, kind.targets[k], rec[c])
+				}
+				raw = append(raw, v)
+			}
 		}
-		rows = append(rows, peptideRow{smiles: strings.Clone(rec[smilesCol]), labels: labels, line: line})
+		rows = append(rows, row)
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("peptides-func: %s: no molecules", path)
+		return nil, fmt.Errorf("%s: %s: no molecules", kind.name, path)
+	}
+	if kind.targets != nil {
+		z, err := standardiseColumns(raw, kind.targets)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", kind.name, path, err)
+		}
+		for i := range rows {
+			rows[i].targets = z[i*len(kind.targets) : (i+1)*len(kind.targets) : (i+1)*len(kind.targets)]
+		}
 	}
 	return rows, nil
+}
+
+// standardiseColumns returns (x − mean)/std per column of the row-major matrix x whose
+// columns are named by names, std being the sample standard deviation (n − 1), as pandas computes
+// them.
+func standardiseColumns(x []float64, names []string) ([]float32, error) {
+	cols := len(names)
+	n := len(x) / cols
+	if n < 2 {
+		return nil, fmt.Errorf("%d molecule(s): standardising the targets needs at least 2", n)
+	}
+	out := make([]float32, len(x))
+	for c := range cols {
+		mean := 0.0
+		for i := range n {
+			mean += x[i*cols+c]
+		}
+		mean /= float64(n)
+		ss := 0.0
+		for i := range n {
+			d := x[i*cols+c] - mean
+			ss += d * d
+		}
+		std := math.Sqrt(ss / float64(n-1))
+		if !(std > 0) {
+			return nil, fmt.Errorf("column %q is constant: cannot standardise it", names[c])
+		}
+		for i := range n {
+			out[i*cols+c] = float32((x[i*cols+c] - mean) / std)
+		}
+	}
+	return out, nil
 }
 
 // parseLabelList parses "[0, 1, ...]" holding exactly peptidesLabels values, each 0 or 1.
@@ -140,7 +242,7 @@ func parseLabelList(s string) ([]float32, error) {
 
 // peptideGraphs parses the molecules on all CPUs; the first failing row (in file
 // order) gives the error.
-func peptideGraphs(path string, rows []peptideRow) ([]Graph, error) {
+func peptideGraphs(path, name string, rows []peptideRow) ([]Graph, error) {
 	graphs := make([]Graph, len(rows))
 	errs := make([]error, len(rows))
 	var next atomic.Int64
@@ -160,14 +262,14 @@ func peptideGraphs(path string, rows []peptideRow) ([]Graph, error) {
 					continue
 				}
 				graphs[i] = m.Graph()
-				graphs[i].Targets = rows[i].labels
+				graphs[i].Targets = rows[i].targets
 			}
 		}()
 	}
 	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
-			return nil, fmt.Errorf("peptides-func: %s: line %d: %w", path, rows[i].line, err)
+			return nil, fmt.Errorf("%s: %s: line %d: %w", name, path, rows[i].line, err)
 		}
 	}
 	return graphs, nil
@@ -175,31 +277,31 @@ func peptideGraphs(path string, rows []peptideRow) ([]Graph, error) {
 
 // readPeptideSplit reads the train/val/test index lists and checks them against n
 // molecules: every index in range and used at most once.
-func readPeptideSplit(path string, n int) (Split, error) {
+func readPeptideSplit(path, name string, n int) (Split, error) {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return Split{}, fmt.Errorf("peptides-func: %w", err)
+		return Split{}, fmt.Errorf("%s: %w", name, err)
 	}
 	var parts map[string][]int
 	if err := json.Unmarshal(raw, &parts); err != nil {
 		var typeErr *json.UnmarshalTypeError
 		if errors.As(err, &typeErr) {
-			return Split{}, fmt.Errorf("peptides-func: %s: key %q: %w", path, typeErr.Field, err)
+			return Split{}, fmt.Errorf("%s: %s: key %q: %w", name, path, typeErr.Field, err)
 		}
-		return Split{}, fmt.Errorf("peptides-func: %s: %w", path, err)
+		return Split{}, fmt.Errorf("%s: %s: %w", name, path, err)
 	}
 	owner := make([]string, n)
 	for _, key := range []string{"train", "val", "test"} {
 		idx, ok := parts[key]
 		if !ok {
-			return Split{}, fmt.Errorf("peptides-func: %s: no %q list", path, key)
+			return Split{}, fmt.Errorf("%s: %s: no %q list", name, path, key)
 		}
 		for _, i := range idx {
 			if i < 0 || i >= n {
-				return Split{}, fmt.Errorf("peptides-func: %s: %q index %d outside [0, %d)", path, key, i, n)
+				return Split{}, fmt.Errorf("%s: %s: %q index %d outside [0, %d)", name, path, key, i, n)
 			}
 			if owner[i] != "" {
-				return Split{}, fmt.Errorf("peptides-func: %s: index %d in both %q and %q", path, i, owner[i], key)
+				return Split{}, fmt.Errorf("%s: %s: index %d in both %q and %q", name, path, i, owner[i], key)
 			}
 			owner[i] = key
 		}

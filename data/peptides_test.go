@@ -3,32 +3,18 @@ package data
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
-)
 
-// loaderDataDir returns a directory under the shared data root (GEXPH_DATA, else
-// ../shared/data beside the repository), skipping the test when it is absent, or
-// failing it when CI is set.
-func loaderDataDir(t testing.TB, rel string) string {
-	t.Helper()
-	root := os.Getenv("GEXPH_DATA")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared", "data")
-	}
-	dir := filepath.Join(root, rel)
-	if _, err := os.Stat(dir); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("data missing in CI: %v", err)
-		}
-		t.Skipf("data not present: %v", err)
-	}
-	return dir
-}
+	"gonum.org/v1/gonum/stat"
+)
 
 // countSMILESTokens counts atoms and bonds of a SMILES by plain tokenisation,
 // independently of the parser: atoms are bracket groups and organic-subset letters,
@@ -58,7 +44,7 @@ func countSMILESTokens(s string) (atoms, bonds int) {
 }
 
 func TestLoadPeptidesFuncPaperCounts(t *testing.T) {
-	dir := loaderDataDir(t, "peptides-func")
+	dir := sharedData(t, "peptides-func")
 	ds, err := LoadPeptidesFunc(dir)
 	if err != nil {
 		t.Fatal(err)
@@ -72,7 +58,7 @@ func TestLoadPeptidesFuncPaperCounts(t *testing.T) {
 	if len(ds.Split.Train) != 10873 || len(ds.Split.Val) != 2331 || len(ds.Split.Test) != 2331 {
 		t.Errorf("split %d/%d/%d, want 10873/2331/2331", len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test))
 	}
-	rows, err := readPeptideRows(filepath.Join(dir, PeptidesCSV))
+	rows, err := readPeptideRows(filepath.Join(dir, PeptidesCSV), peptidesFunc())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -209,7 +195,7 @@ func TestLoadPeptidesFuncErrors(t *testing.T) {
 
 // BenchmarkParsePeptides parses all Peptides-func molecules on one goroutine.
 func BenchmarkParsePeptides(b *testing.B) {
-	rows, err := readPeptideRows(filepath.Join(loaderDataDir(b, "peptides-func"), PeptidesCSV))
+	rows, err := readPeptideRows(filepath.Join(sharedData(b, "peptides-func"), PeptidesCSV), peptidesFunc())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -227,10 +213,144 @@ func BenchmarkParsePeptides(b *testing.B) {
 
 // BenchmarkLoadPeptidesFunc loads the whole data set (parallel parsing on GOMAXPROCS).
 func BenchmarkLoadPeptidesFunc(b *testing.B) {
-	dir := loaderDataDir(b, "peptides-func")
+	dir := sharedData(b, "peptides-func")
 	for b.Loop() {
 		if _, err := LoadPeptidesFunc(dir); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// structCSV returns a Peptides-struct CSV of the molecules: an index column, the 11
+// target columns in a shuffled order (molecule i's value of target k is f(i, k)), the
+// smiles column and a sequence column.
+func structCSV(f func(i, k int) string, molecules []string) string {
+	names := PeptidesStructTargets()
+	order := []int{3, 10, 0, 7, 1, 9, 2, 5, 8, 4, 6}
+	var b strings.Builder
+	b.WriteString("idx,")
+	for _, k := range order {
+		b.WriteString(names[k] + ",")
+	}
+	b.WriteString("smiles,peptide_seq\n")
+	for i, smi := range molecules {
+		fmt.Fprintf(&b, "%d,", i)
+		for _, k := range order {
+			b.WriteString(f(i, k) + ",")
+		}
+		fmt.Fprintf(&b, "%s,XYZ\n", smi)
+	}
+	return b.String()
+}
+
+// writePeptidesStruct writes a Peptides-struct directory (gzipped CSV, split JSON;
+// an empty split writes none).
+func writePeptidesStruct(t *testing.T, csvBody, split string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, PeptidesStructCSV), gzipBytes(csvBody), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if split != "" {
+		if err := os.WriteFile(filepath.Join(dir, PeptidesStructSplit), []byte(split), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+var structMolecules = []string{"CCO", "c1ccccc1", "N[C@@H](C)C(=O)O", "CC(=O)NC"}
+
+// structValue is an arbitrary non-constant target table.
+func structValue(i, k int) float64 {
+	return float64((i+1)*(k+2)%7) + 0.25*float64(k) - 1.5*float64(i*i)
+}
+
+func TestLoadPeptidesStructTiny(t *testing.T) {
+	csvBody := structCSV(func(i, k int) string { return strconv.FormatFloat(structValue(i, k), 'g', -1, 64) }, structMolecules)
+	ds, err := LoadPeptidesStruct(writePeptidesStruct(t, csvBody, `{"train": [0, 3], "val": [1], "test": [2]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ds.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if ds.Name != "peptides-struct" || ds.Task != GraphRegression || ds.NumClasses != 11 || len(ds.Graphs) != 4 {
+		t.Fatalf("%s %v %d targets %d graphs", ds.Name, ds.Task, ds.NumClasses, len(ds.Graphs))
+	}
+	if !reflect.DeepEqual(ds.Split, Split{Train: []int{0, 3}, Val: []int{1}, Test: []int{2}}) {
+		t.Errorf("split %+v", ds.Split)
+	}
+	for i, smi := range structMolecules {
+		m, err := ParseSMILES(smi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := m.Graph()
+		g := ds.Graphs[i]
+		g.Targets = nil
+		if !reflect.DeepEqual(g, want) {
+			t.Errorf("graph %d differs from ParseSMILES(%q).Graph()", i, smi)
+		}
+	}
+	// Each target column standardised: gonum's mean and unbiased deviation.
+	for k := range 11 {
+		col := make([]float64, len(structMolecules))
+		for i := range col {
+			col[i] = structValue(i, k)
+		}
+		mean, std := stat.MeanStdDev(col, nil)
+		for i, x := range col {
+			if got, want := float64(ds.Graphs[i].Targets[k]), (x-mean)/std; math.Abs(got-want) > 1e-6 {
+				t.Errorf("molecule %d target %s = %v, want %v", i, PeptidesStructTargets()[k], got, want)
+			}
+		}
+	}
+	// By name from the data root.
+	root := t.TempDir()
+	os.Rename(writePeptidesStruct(t, csvBody, `{"train": [0, 3], "val": [1], "test": [2]}`), filepath.Join(root, "peptides-struct"))
+	byName, err := Load("peptides-struct", LoadOptions{DataDir: root, NoCache: true})
+	if err != nil || !reflect.DeepEqual(byName, ds) {
+		t.Errorf("Load(peptides-struct): %v, or a different data set", err)
+	}
+}
+
+func TestLoadPeptidesStructErrors(t *testing.T) {
+	number := func(i, k int) string { return strconv.FormatFloat(structValue(i, k), 'g', -1, 64) }
+	with := func(bad string, row, col int) string {
+		return structCSV(func(i, k int) string {
+			if i == row && k == col {
+				return bad
+			}
+			return number(i, k)
+		}, structMolecules)
+	}
+	split := `{"train": [0], "val": [1], "test": [2, 3]}`
+	good := structCSV(number, structMolecules)
+	cases := []struct {
+		name, csv, split string
+		want             []string
+	}{
+		{"missing target column", strings.Replace(good, "Spherocity", "Sphericity", 1), split, []string{PeptidesStructCSV, `"Spherocity"`}},
+		{"not a number", with("abc", 2, 4), split, []string{"line 4", `"Inertia_valence_b"`, `"abc"`}},
+		{"empty cell", with("", 0, 0), split, []string{"line 2", `"Inertia_mass_a"`}},
+		{"NaN", with("nan", 1, 10), split, []string{"line 3", `"Plane_best_fit"`, "finite"}},
+		{"infinite", with("-Inf", 3, 6), split, []string{"line 5", `"length_a"`, "finite"}},
+		{"constant column", structCSV(func(i, k int) string {
+			if k == 9 {
+				return "2.5"
+			}
+			return number(i, k)
+		}, structMolecules), split, []string{`"Spherocity" is constant`}},
+		{"one molecule", structCSV(number, structMolecules[:1]), `{"train": [0], "val": [], "test": []}`, []string{"1 molecule", "at least 2"}},
+		{"bad SMILES", structCSV(number, []string{"CCO", "C1CC"}), `{"train": [0], "val": [1], "test": []}`, []string{"line 3", "C1CC"}},
+		{"missing split", good, "", []string{PeptidesStructSplit, "no such file"}},
+		{"split index range", good, `{"train": [0, 4], "val": [], "test": []}`, []string{PeptidesStructSplit, "index 4 outside [0, 4)"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := LoadPeptidesStruct(writePeptidesStruct(t, c.csv, c.split))
+			checkErr(t, err, append(c.want, "peptides-struct")...)
+		})
 	}
 }

@@ -21,8 +21,8 @@ type LoadOptions struct {
 	// Seed drives random splits and the generation of synthetic data sets.
 	Seed uint64
 	// TrainGraphs, ValGraphs and TestGraphs shrink the splits of PATTERN and CLUSTER
-	// (graph i of a split is the same at every size) and cap those of MNIST (the first
-	// images); 0 keeps a split's full size.
+	// (graph i of a split is the same at every size) and cap those of MNIST and CIFAR10
+	// (the first images); 0 keeps a split's full size.
 	TrainGraphs, ValGraphs, TestGraphs int
 }
 
@@ -30,7 +30,7 @@ type LoadOptions struct {
 type DatasetInfo struct {
 	Name, Description string
 	// Files lists where Load looks for the data, relative to the data root (the first
-	// found is used); empty for generated data sets.
+	// found is used); empty for generated data sets and for those Load cannot read.
 	Files []string
 }
 
@@ -39,7 +39,7 @@ type datasetEntry struct {
 	DatasetInfo
 	// cache marks data sets slow enough to build that Load keeps them in the cache.
 	cache bool
-	// load builds the data set from the file found (empty for generated data sets).
+	// load builds the data set from the file found (empty when Files is).
 	load func(path string, opts LoadOptions) (*Dataset, error)
 }
 
@@ -80,11 +80,49 @@ func registry() []datasetEntry {
 		{info("mnist", "MNIST superpixel graphs (SLIC, ≤75 nodes, 8-NN), graph classification, 55k/5k/10k split",
 			"mnist"),
 			true, func(path string, o LoadOptions) (*Dataset, error) {
-				return LoadMNISTSuperpixels(path, MNISTOptions{MaxTrain: o.TrainGraphs, MaxVal: o.ValGraphs, MaxTest: o.TestGraphs})
+				return LoadMNISTSuperpixels(path, SuperpixelOptions{MaxTrain: o.TrainGraphs, MaxVal: o.ValGraphs, MaxTest: o.TestGraphs})
 			}},
+		{info("cifar10", "CIFAR10 superpixel graphs (SLIC in Lab, ≤150 nodes, 8-NN), graph classification, 45k/5k/10k split",
+			"cifar10", CIFAR10BatchDir, CIFAR10Archive),
+			true, func(path string, o LoadOptions) (*Dataset, error) {
+				return LoadCIFAR10Superpixels(path, SuperpixelOptions{MaxTrain: o.TrainGraphs, MaxVal: o.ValGraphs, MaxTest: o.TestGraphs})
+			}},
+		{info("peptides-struct", "LRGB Peptides-struct molecules, graph regression (11 standardised targets, MAE), official split",
+			"peptides-struct"),
+			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadPeptidesStruct(path) }},
+		{info("malnet-tiny", "MalNet-Tiny function call graphs, graph classification (5 types), degree-profile features, official split",
+			"malnet-tiny"),
+			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadMalNetTiny(path) }},
+		{info("pascalvoc-sp", "LRGB PascalVOC-SP superpixels, node classification (21 classes, F1): shipped as pickles, not readable; see the error for converting"),
+			false, unsupportedLRGB("pascalvoc-sp", "PascalVOC-SP", "voc_superpixels_edge_wt_region_boundary.zip", true)},
+		{info("coco-sp", "LRGB COCO-SP superpixels, node classification (81 classes, F1): shipped as pickles, not readable; see the error for converting"),
+			false, unsupportedLRGB("coco-sp", "COCO-SP", "coco_superpixels_edge_wt_region_boundary.zip", true)},
+		{info("pcqm-contact", "LRGB PCQM-Contact molecules, link ranking (MRR): shipped as pickles, not readable"),
+			false, unsupportedLRGB("pcqm-contact", "PCQM-Contact", "pcqm4m-v2-contact processed .pt files", false)},
 		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
 			"ogbn-arxiv", "ogbn_arxiv"),
 			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+	}
+}
+
+// ErrUnsupportedFormat is wrapped by the errors of data sets whose only distribution
+// is in a format gexph does not read (Python pickles).
+var ErrUnsupportedFormat = errors.New("data set format not supported")
+
+// unsupportedLRGB returns the loader of an LRGB data set distributed only as pickled
+// PyTorch objects: an error saying so and how to convert it.
+func unsupportedLRGB(name, title, files string, nodeTask bool) func(string, LoadOptions) (*Dataset, error) {
+	return func(string, LoadOptions) (*Dataset, error) {
+		how := "its link-ranking targets have no place in the formats gexph reads (edgelist:DIR holds node " +
+			"classification data), so it cannot be converted yet"
+		if nodeTask {
+			how = "convert it once with Python into an edgelist directory and load that as edgelist:DIR: " +
+				"nodes.csv (per node: its class, then its features), edges.csv (per edge: the two node indices, " +
+				"then its features) and train.csv, val.csv, test.csv (node indices), placing the graphs side by " +
+				"side as one graph on disjoint node ranges (see the package documentation)"
+		}
+		return nil, fmt.Errorf("%s: LRGB distributes %s only as pickled PyTorch objects (%s), which gexph never "+
+			"unpickles since unpickling runs arbitrary code; %s: %w", name, title, files, how, ErrUnsupportedFormat)
 	}
 }
 

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -134,7 +135,9 @@ func TestKnownDatasets(t *testing.T) {
 		}
 		seen[info.Name] = true
 	}
-	for _, name := range []string{"pattern", "cluster", "computers", "photo", "cs", "physics", "ogbn-arxiv", "peptides-func", "mnist"} {
+	// The paper's Table 1 data sets.
+	for _, name := range []string{"pattern", "cluster", "computers", "photo", "cs", "physics", "ogbn-arxiv",
+		"peptides-func", "peptides-struct", "mnist", "cifar10", "malnet-tiny", "pascalvoc-sp", "coco-sp", "pcqm-contact"} {
 		if !seen[name] {
 			t.Errorf("%s not registered", name)
 		}
@@ -154,5 +157,26 @@ func TestLoadMNISTCached(t *testing.T) {
 	}
 	if files, _ := os.ReadDir(opts.CacheDir); len(files) != 1 || len(first.Graphs) != 30 {
 		t.Errorf("%d cache files, %d graphs", len(files), len(first.Graphs))
+	}
+}
+
+func TestLoadPickleOnlyDatasets(t *testing.T) {
+	for _, c := range []struct {
+		name, want string
+	}{
+		{"pascalvoc-sp", "edgelist:DIR"},
+		{"COCO-SP", "edgelist:DIR"},
+		{"pcqm-contact", "cannot be converted"},
+	} {
+		_, err := Load(c.name, LoadOptions{DataDir: t.TempDir()})
+		if !errors.Is(err, ErrUnsupportedFormat) {
+			t.Errorf("%s: error %v does not wrap ErrUnsupportedFormat", c.name, err)
+			continue
+		}
+		for _, w := range []string{strings.ToLower(c.name), "pickle", c.want} {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: error %q does not mention %q", c.name, err, w)
+			}
+		}
 	}
 }

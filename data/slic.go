@@ -9,9 +9,9 @@ import (
 // them (scikit-image 0.14–0.16, the versions behind the benchmarking-gnns MNIST and
 // CIFAR10 superpixel sets), with its defaults: max_iter 10, sigma 0 (no smoothing),
 // unit spacing, slic_zero off, enforce_connectivity on with min_size_factor 0.5 and
-// max_size_factor 3, labels from 0, and no colour-space conversion (callers wanting
-// skimage's Lab conversion of RGB images convert first). Kept faithfully, quirks
-// included:
+// max_size_factor 3, labels from 0, and no colour-space conversion in SLIC itself
+// (the CIFAR10 superpixels convert RGB to Lab first, as skimage does by default; see
+// linearToLab). Kept faithfully, quirks included:
 //
 //   - centres start on skimage's regular_grid (start ⌊step/2⌋, step rounded half to
 //     even) with zero colour, so the first assignment pulls dark pixels;
@@ -122,6 +122,58 @@ func (ws *slicWorkspace) setImage(img []float32, w, h, c int, compactness float6
 	}
 }
 
+// setLabImage loads an RGB image given as 8-bit planes (3 planes of w·h bytes), its
+// values v/255 rounded to float32 as the reference holds them, converted to CIE Lab
+// as skimage's slic converts 3-channel images by default. linear maps a byte to its
+// linear sRGB value (srgbLinearTable).
+func (ws *slicWorkspace) setLabImage(planes []byte, w, h int, compactness float64, linear *[256]float64) {
+	n := w * h
+	ws.w, ws.h, ws.c = w, h, 3
+	ratio := 1 / compactness
+	ws.scaled = slices.Grow(ws.scaled[:0], 3*n)[:3*n]
+	for p := range n {
+		lab := linearToLab(linear[planes[p]], linear[planes[n+p]], linear[planes[2*n+p]])
+		ws.scaled[3*p], ws.scaled[3*p+1], ws.scaled[3*p+2] = lab[0]*ratio, lab[1]*ratio, lab[2]*ratio
+	}
+}
+
+// srgbLinearTable returns the linear sRGB value of each byte v, read as the float32
+// v/255.
+func srgbLinearTable() *[256]float64 {
+	var t [256]float64
+	for v := range t {
+		t[v] = srgbLinear(float64(float32(float64(v) / 255)))
+	}
+	return &t
+}
+
+// srgbLinear is the sRGB gamma expansion of skimage's rgb2xyz, for a component in
+// [0, 1].
+func srgbLinear(v float64) float64 {
+	if v > 0.04045 {
+		return math.Pow((v+0.055)/1.055, 2.4)
+	}
+	return v / 12.92
+}
+
+// linearToLab converts a linear sRGB colour to CIE L*a*b* exactly as
+// skimage.color.rgb2lab does after the gamma expansion (0.14–0.19): skimage's sRGB →
+// XYZ matrix, the D65 white point of the 2° observer (0.95047, 1, 1.08883), and the
+// CIE cube root with its linear segment below 0.008856 (slope 7.787).
+func linearToLab(r, g, b float64) [3]float64 {
+	x := (0.412453*r + 0.357580*g + 0.180423*b) / 0.95047
+	y := 0.212671*r + 0.715160*g + 0.072169*b
+	z := (0.019334*r + 0.119193*g + 0.950227*b) / 1.08883
+	f := func(t float64) float64 {
+		if t > 0.008856 {
+			return math.Cbrt(t)
+		}
+		return 7.787*t + 16.0/116
+	}
+	fx, fy, fz := f(x), f(y), f(z)
+	return [3]float64{116*fy - 16, 500 * (fx - fy), 200 * (fy - fz)}
+}
+
 // kmeans runs skimage's _slic_cython from centres on grid g and leaves the
 // assignment in ws.nearest.
 func (ws *slicWorkspace) kmeans(g slicGrid, maxIter int) {
@@ -172,6 +224,19 @@ func (ws *slicWorkspace) kmeans(g slicGrid, maxIter int) {
 						fx := cx - float64(x0+i)
 						t := pix[i] - c0
 						d := (dy+fx*fx)*spatialWeight + t*t
+						if dist[i] > d {
+							near[i], dist[i], changed = int32(k), d, true
+						}
+					}
+					continue
+				}
+				if c == 3 { // colour fast path, same arithmetic
+					pix, c0, c1, c2 := ws.scaled[3*lo:3*hi], col[0], col[1], col[2]
+					for i := range dist {
+						fx := cx - float64(x0+i)
+						px := pix[3*i : 3*i+3 : 3*i+3]
+						t0, t1, t2 := px[0]-c0, px[1]-c1, px[2]-c2
+						d := (dy+fx*fx)*spatialWeight + (t0*t0 + t1*t1 + t2*t2)
 						if dist[i] > d {
 							near[i], dist[i], changed = int32(k), d, true
 						}

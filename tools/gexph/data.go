@@ -27,9 +27,9 @@ func addDataFlags(fs interface {
 		dir:     fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)"),
 		cache:   fs.String("cache-dir", "", "cache of preprocessed data sets (default $GEXPH_CACHE, else the user cache dir)"),
 		noCache: fs.Bool("no-cache", false, "neither read nor write the cache"),
-		train:   fs.Int("train-graphs", 0, "generated data sets: training graphs (0 = full size)"),
-		val:     fs.Int("val-graphs", 0, "generated data sets: validation graphs (0 = full size)"),
-		test:    fs.Int("test-graphs", 0, "generated data sets: test graphs (0 = full size)"),
+		train:   fs.Int("train-graphs", 0, "generated and superpixel data sets: training graphs (0 = full size)"),
+		val:     fs.Int("val-graphs", 0, "generated and superpixel data sets: validation graphs (0 = full size)"),
+		test:    fs.Int("test-graphs", 0, "generated and superpixel data sets: test graphs (0 = full size)"),
 	}
 }
 
