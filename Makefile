@@ -14,7 +14,7 @@ GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
 RACE_PKGS := ./spectral/... ./expander/... ./data/... ./plots/...
 
-.PHONY: all build demo test test-short vet bench fuzz notebook-kernel jupyter notebooks clean
+.PHONY: all build demo test test-short vet bench fuzz repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
 all: build
 
@@ -48,6 +48,68 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzReadNPY -fuzztime=20s ./data
 	$(GO) test -run=NONE -fuzz=FuzzReadEdgeListCSV -fuzztime=20s ./data
 	$(GO) test -run=NONE -fuzz=FuzzParseSMILES -fuzztime=20s ./data
+
+# --- REPL symbols and notebooks (tools/repl, tools/gotools, notebooks) ---------------
+#
+# The notebook kernel is GoNB v0.11.5 (pinned in the tools
+# module tools/gotools) under the Jupyter name "gexph"; `make notebooks` needs Debian's
+# jupyter-nbconvert and jupyter-client:
+#   apt-get install -y --no-install-recommends jupyter-nbconvert jupyter-client
+# and `make jupyter` a notebook server as well (Debian's jupyter-notebook, or JupyterLab).
+
+JUPYTER       ?= /usr/bin/jupyter
+NOTEBOOKS     := $(sort $(wildcard notebooks/*.ipynb))
+NOTEBOOK_OUT  := $(BUILD)/notebooks
+# Seconds one cell may run (a cold GoMLX cell compiles for ~70 s on 2 cores).
+CELL_TIMEOUT  ?= 900
+
+## repl-symbols: regenerate the REPL's symbol tables (gonum mat and gexph's packages)
+## with `yaegi extract`; rerun whenever an exported API of those packages changes.
+repl-symbols:
+	$(GO) build ./expander ./spectral ./data ./plots ./gexph
+	cd tools/repl/symbols && $(GO) generate .
+	$(GO) vet ./tools/repl/...
+
+## notebook-kernel: install gonb and goimports into $(GOBIN_DIR) and the "gexph" Jupyter
+## kernel (offline: pinned toolchain, GOPROXY=off, this module in the kernel's go.work).
+notebook-kernel:
+	cd tools/gotools && GOBIN=$(GOBIN_DIR) $(GO) install tool
+	tools/gotools/install-kernel.sh "$(CURDIR)" "$(GOBIN_DIR)"
+
+## jupyter: start a Jupyter server on notebooks/ with the gexph kernel.
+jupyter: notebook-kernel
+	@if $(JUPYTER) lab --version >/dev/null 2>&1; then \
+	  cd notebooks && exec $(JUPYTER) lab; \
+	elif $(JUPYTER) notebook --version >/dev/null 2>&1; then \
+	  cd notebooks && exec $(JUPYTER) notebook; \
+	else \
+	  echo "no Jupyter server: apt-get install jupyter-notebook (or pip install jupyterlab)"; exit 1; \
+	fi
+
+## notebooks-clear: clear outputs and run metadata of the notebooks before committing.
+notebooks-clear:
+	$(JUPYTER) nbconvert --clear-output --ClearMetadataPreprocessor.enabled=True \
+	  --ClearMetadataPreprocessor.clear_notebook_metadata=False --inplace $(NOTEBOOKS)
+
+## notebooks: execute every notebook headless into build/notebooks (kernel log next to
+## each copy), then check the executed copies: every cell ran without error, printed
+## the expected numbers and displayed real figures. Cell errors do not stop nbconvert
+## (allow_errors keeps the failing cell's output in the copy); the test reports them.
+notebooks: notebook-kernel
+	@mkdir -p $(NOTEBOOK_OUT)
+	@for nb in $(NOTEBOOKS); do \
+	  name=$$(basename $$nb .ipynb); start=$$(date +%s); \
+	  echo "executing $$nb"; \
+	  if ! $(JUPYTER) nbconvert --to notebook --execute \
+	      --ExecutePreprocessor.kernel_name=gexph \
+	      --ExecutePreprocessor.allow_errors=True \
+	      --ExecutePreprocessor.timeout=$(CELL_TIMEOUT) \
+	      --output-dir $(NOTEBOOK_OUT) $$nb 2>$(NOTEBOOK_OUT)/$$name.log; then \
+	    tail -n 30 $(NOTEBOOK_OUT)/$$name.log; exit 1; \
+	  fi; \
+	  echo "  $$name: $$(( $$(date +%s) - start )) s"; \
+	done
+	GEXPH_NOTEBOOKS=1 $(GO) test -count=1 -run Executed ./notebooks/
 
 clean:
 	rm -rf $(BUILD)

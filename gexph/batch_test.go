@@ -1,0 +1,317 @@
+package gexph
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/layers"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+func inputByName(t *testing.T, b *hostBatch, name string) hostInput {
+	t.Helper()
+	for _, in := range b.inputs {
+		if in.name == name {
+			return in
+		}
+	}
+	t.Fatalf("batch has no input %q", name)
+	return hostInput{}
+}
+
+func newTestModel(t *testing.T, cfg Config, ds *data.Dataset, padding string) *Model {
+	t.Helper()
+	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Padding: padding})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	return m
+}
+
+// TestBatchMatchesBuildBatch checks the unpadded interaction inputs against the expander
+// package's batch, edge by edge.
+func TestBatchMatchesBuildBatch(t *testing.T) {
+	ds := tinyNodeDataset(6, 1)
+	cfg := tinyConfig()
+	cfg.VirtualNodes = 2
+	m := newTestModel(t, cfg, ds, "none")
+	graphs := []int{0, 3, 4}
+	b, err := m.buildBatch(ds, graphs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in []expander.InputGraph
+	for _, gi := range graphs {
+		g := ds.Graphs[gi]
+		in = append(in, expander.InputGraph{NumNodes: g.NumNodes, Src: g.Src, Dst: g.Dst, Seed: uint64(gi)})
+	}
+	h, err := expander.BuildBatch(in, m.interaction)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs, hd, src := inputByName(t, b, "h_src").i32, inputByName(t, b, "h_dst").i32, inputByName(t, b, "h_source").i32
+	if len(hs) != h.NumEdges() {
+		t.Fatalf("%d interaction edges, BuildBatch has %d", len(hs), h.NumEdges())
+	}
+	for e := range hs {
+		if hs[e] != h.Src[e] || hd[e] != h.Dst[e] {
+			t.Fatalf("edge %d: %d→%d, BuildBatch %d→%d", e, hs[e], hd[e], h.Src[e], h.Dst[e])
+		}
+		var want int32
+		switch expander.EdgeType(h.Type[e]) {
+		case expander.EdgeLocal:
+			want = h.LocalEdge[e]
+		case expander.EdgeExpander:
+			want = -layers.ExpanderEdgeType - 1
+		case expander.EdgeGlobalIn:
+			want = -layers.VirtualInEdgeType(int(h.Virtual[e])) - 1
+		case expander.EdgeGlobalOut:
+			want = -layers.VirtualOutEdgeType(int(h.Virtual[e])) - 1
+		}
+		if src[e] != want {
+			t.Fatalf("edge %d (type %d): source %d, want %d", e, h.Type[e], src[e], want)
+		}
+	}
+	// Local edge e of H gathers input edge LocalEdge[e]: its endpoints must agree.
+	ls, ld := inputByName(t, b, "src").i32, inputByName(t, b, "dst").i32
+	for e := range hs {
+		if k := src[e]; k >= 0 && (ls[k] != hs[e] || ld[k] != hd[e]) {
+			t.Fatalf("interaction edge %d %d→%d takes the features of input edge %d %d→%d", e, hs[e], hd[e], k, ls[k], ld[k])
+		}
+	}
+}
+
+// TestBatchPaddingLayout checks the padded layout: masks, padding edges and the virtual
+// node ids behind the padded real nodes.
+func TestBatchPaddingLayout(t *testing.T) {
+	ds := tinyNodeDataset(6, 2)
+	cfg := tinyConfig()
+	cfg.VirtualNodes = 2
+	m := newTestModel(t, cfg, ds, "pow2")
+	b, err := m.buildBatch(ds, []int{1, 2, 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pow2 := func(n int) int {
+		p := 1
+		for p < n {
+			p *= 2
+		}
+		return p
+	}
+	if b.padNodes != pow2(b.numNodes+1) || b.padGraphs != pow2(b.numGraphs+1) || b.padEdges != pow2(b.numEdges) || b.padInteraction != pow2(b.numInteraction) {
+		t.Fatalf("padded sizes %d %d %d %d for %d %d %d %d", b.padNodes, b.padGraphs, b.padEdges, b.padInteraction,
+			b.numNodes, b.numGraphs, b.numEdges, b.numInteraction)
+	}
+	sum := func(x []float32) (s float64) {
+		for _, v := range x {
+			s += float64(v)
+		}
+		return s
+	}
+	if s := sum(inputByName(t, b, "node_mask").f32); s != float64(b.numNodes) {
+		t.Errorf("node mask sums to %v, want %d", s, b.numNodes)
+	}
+	if s := sum(inputByName(t, b, "norm_mask").f32); s != float64(b.numNodes+2*b.numGraphs) {
+		t.Errorf("norm mask sums to %v, want %d", s, b.numNodes+2*b.numGraphs)
+	}
+	if s := sum(inputByName(t, b, "weights").f32); s != float64(b.numNodes) {
+		t.Errorf("loss weights sum to %v, want %d", s, b.numNodes)
+	}
+	graphID := inputByName(t, b, "graph_id").i32
+	ls, ld := inputByName(t, b, "src").i32, inputByName(t, b, "dst").i32
+	for e := b.numEdges; e < b.padEdges; e++ {
+		if ls[e] != int32(b.numNodes) || ld[e] != int32(b.numNodes) {
+			t.Fatalf("padding edge %d is %d→%d, want the padding node %d", e, ls[e], ld[e], b.numNodes)
+		}
+	}
+	hs, hd, src := inputByName(t, b, "h_src").i32, inputByName(t, b, "h_dst").i32, inputByName(t, b, "h_source").i32
+	np := int32(b.padNodes)
+	for e := range hs {
+		s, d := hs[e], hd[e]
+		if e >= b.numInteraction {
+			if s != int32(b.numNodes) || d != s {
+				t.Fatalf("padding interaction edge %d is %d→%d", e, s, d)
+			}
+			continue
+		}
+		if s >= int32(b.numNodes) && s < np || d >= int32(b.numNodes) && d < np {
+			t.Fatalf("real interaction edge %d touches a padding node (%d→%d)", e, s, d)
+		}
+		if src[e] >= -1 { // local or expander: both ends real, same graph
+			if s >= np || d >= np || graphID[s] != graphID[d] {
+				t.Fatalf("edge %d %d→%d joins graphs %d and %d", e, s, d, graphID[s], graphID[d])
+			}
+			continue
+		}
+		// Global edge: the virtual end is np + g·V + t for the real end's graph g.
+		typ := -src[e] - 1
+		real, virt := s, d
+		wantType := layers.VirtualInEdgeType(int((virt - np) % 2))
+		if s >= np {
+			real, virt = d, s
+			wantType = layers.VirtualOutEdgeType(int((virt - np) % 2))
+		}
+		g := graphID[real]
+		if (virt-np)/2 != g || typ != wantType {
+			t.Fatalf("global edge %d %d→%d: virtual node %d of graph %d with type %d (want graph %d type %d)",
+				e, s, d, virt, (virt-np)/2, typ, g, wantType)
+		}
+	}
+}
+
+// relDiff returns max|a−b| / max(1, max|a|).
+func relDiff(a, b []float32) float64 {
+	d, scale := 0.0, 1.0
+	for i := range a {
+		d = math.Max(d, math.Abs(float64(a[i]-b[i])))
+		scale = math.Max(scale, math.Abs(float64(a[i])))
+	}
+	return d / scale
+}
+
+// gradients returns the gradient of the training loss on b for every trainable variable.
+func gradients(t *testing.T, m *Model, b *hostBatch) map[string][]float32 {
+	t.Helper()
+	if err := m.checkNames(b); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
+		g := ins[0].Graph()
+		scope.SetTraining(g, true)
+		in := m.bind(ins)
+		loss := m.lossGraph(m.modelGraph(scope, in), in)
+		names = names[:0]
+		for v := range scope.IterVariables() {
+			if v.Trainable && v.InUseByGraph(g) {
+				names = append(names, v.Path())
+			}
+		}
+		return scope.BuildTrainableVariablesGradientsGraph(loss)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	outs, err := e.Call(b.tensors()...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	grads := map[string][]float32{}
+	for i, o := range outs {
+		grads[names[i]] = tensors.MustCopyFlatData[float32](o)
+	}
+	return grads
+}
+
+// TestPaddingDoesNotChangeResults compares a padded and an unpadded model with the same
+// initial weights: same inference outputs, same training loss, outputs and gradients,
+// same batch-norm statistics after a step.
+func TestPaddingDoesNotChangeResults(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ds   *data.Dataset
+		edit func(c *Config)
+	}{
+		{"node-gatedgcn", tinyNodeDataset(8, 3), func(c *Config) {}},
+		{"node-gine", tinyNodeDataset(8, 3), func(c *Config) { c.MPNN = MPNNGINE }},
+		{"graph-max-headnorm", tinyGraphDataset(data.GraphClassification, 8, 3), func(c *Config) { c.Pooling, c.HeadNorm = PoolMax, true }},
+		{"graph-mean-eslappe", tinyGraphDataset(data.GraphRegression, 8, 3), func(c *Config) {
+			c.Pooling, c.PE, c.PESize, c.Metric = PoolMean, PEESLap, 4, MetricMAE
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tinyConfig()
+			cfg.Layers = 2
+			tc.edit(&cfg)
+			a := newTestModel(t, cfg, tc.ds, "none")
+			b := newTestModel(t, cfg, tc.ds, "pow2")
+			graphs := []int{0, 1, 2, 3, 4}
+			ba, err := a.buildBatch(tc.ds, graphs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			bb, err := b.buildBatch(tc.ds, graphs, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if bb.padNodes == ba.padNodes {
+				t.Fatal("the padded batch is not padded")
+			}
+			k := a.spec.outDim
+			rows := ba.rows * k
+			oa, err := a.forward(ba)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ob, err := b.forward(bb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			fa, fb := tensors.MustCopyFlatData[float32](oa), tensors.MustCopyFlatData[float32](ob)
+			if d := relDiff(fa[:rows], fb[:rows]); d > 1e-5 {
+				t.Errorf("inference outputs differ by %g (relative)", d)
+			}
+			ga, gb := gradients(t, a, ba), gradients(t, b, bb)
+			if len(ga) == 0 || len(ga) != len(gb) {
+				t.Fatalf("%d and %d gradients", len(ga), len(gb))
+			}
+			for name, g := range ga {
+				if d := relDiff(g, gb[name]); d > 1e-5 {
+					t.Errorf("gradient of %s differs by %g (relative)", name, d)
+				}
+			}
+			for _, m := range []*Model{a, b} {
+				if err := m.setLearningRate(1e-2); err != nil {
+					t.Fatal(err)
+				}
+			}
+			la, outA, err := a.trainStep(ba)
+			if err != nil {
+				t.Fatal(err)
+			}
+			lb, outB, err := b.trainStep(bb)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if math.Abs(la-lb) > 1e-5*math.Max(1, math.Abs(la)) {
+				t.Errorf("training loss %v unpadded, %v padded", la, lb)
+			}
+			if d := relDiff(outA[:rows], outB[:rows]); d > 1e-5 {
+				t.Errorf("training outputs differ by %g (relative)", d)
+			}
+			// Batch-norm running statistics (not trainable, not optimizer state).
+			checked := 0
+			for v := range a.store.IterVariables() {
+				if v.Trainable || !v.Shape().DType.IsFloat() || strings.HasPrefix(v.Path(), "/AdamOptimizer") ||
+					!(strings.HasSuffix(v.Path(), "/mean") || strings.HasSuffix(v.Path(), "/variance")) {
+					continue
+				}
+				w := b.store.GetVariable(v.Path())
+				va, vb := tensors.MustCopyFlatData[float32](v.MustValue()), tensors.MustCopyFlatData[float32](w.MustValue())
+				if d := relDiff(va, vb); d > 1e-5 {
+					t.Errorf("%s differs by %g after a step", v.Path(), d)
+				}
+				checked++
+			}
+			if checked == 0 {
+				t.Error("no batch-norm statistics compared")
+			}
+		})
+	}
+}
+
+// maxAbsDiff returns max|a−b|.
+func maxAbsDiff(a, b []float32) float64 {
+	d := 0.0
+	for i := range a {
+		d = math.Max(d, math.Abs(float64(a[i]-b[i])))
+	}
+	return d
+}

@@ -1,0 +1,254 @@
+package gexph
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"hash/crc32"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// A checkpoint file is the magic "GEXPHCK1", the length of a JSON header as a
+// little-endian uint64, the header (CheckpointInfo plus the variable table) and the raw
+// bytes of every variable, in the table's order. The header records a CRC-32 of the
+// variable bytes. Files are written atomically (a temporary file in the same directory,
+// then a rename), so a crash leaves the previous checkpoint intact.
+const checkpointMagic = "GEXPHCK1"
+
+// Checkpoint file names inside TrainOptions.OutDir.
+const (
+	// LastCheckpointFile holds the state after the last completed epoch (for Resume).
+	LastCheckpointFile = "last.ckpt"
+	// BestCheckpointFile holds the model of the best validation epoch.
+	BestCheckpointFile = "best.ckpt"
+)
+
+// CheckpointInfo is the metadata of a checkpoint: what was trained, how far, and the
+// history so far. The variables (weights, optimizer state, batch-norm statistics, the
+// random-number state) travel with it in the file.
+type CheckpointInfo struct {
+	// Config is the configuration of the run.
+	Config Config `json:"config"`
+	// Dataset is the data set's name.
+	Dataset string `json:"dataset"`
+	// Epoch is the number of completed epochs.
+	Epoch int `json:"epoch"`
+	// BestEpoch is the epoch (1-based) with the best validation metric so far, 0 if none.
+	BestEpoch int `json:"best_epoch"`
+	// BestVal is that best validation metric.
+	BestVal float64 `json:"best_val"`
+	// History holds the statistics of the completed epochs.
+	History []EpochStats `json:"history"`
+}
+
+// savedVariable describes one variable in a checkpoint.
+type savedVariable struct {
+	Path       string `json:"path"`
+	DType      string `json:"dtype"`
+	Dimensions []int  `json:"dimensions"`
+	Trainable  bool   `json:"trainable"`
+	Bytes      int64  `json:"bytes"`
+}
+
+type checkpointHeader struct {
+	CheckpointInfo
+	ByteOrder string          `json:"byte_order"`
+	CRC32     uint32          `json:"crc32"`
+	Variables []savedVariable `json:"variables"`
+}
+
+// saveCheckpoint writes info and every variable of store (in the store's order) to path.
+func saveCheckpoint(path string, info CheckpointInfo, store *model.Store) error {
+	var blobs [][]byte
+	hdr := checkpointHeader{CheckpointInfo: info, ByteOrder: "little"}
+	crc := crc32.NewIEEE()
+	for v := range store.IterVariables() {
+		if !v.HasValue() {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("checkpoint %s: variable %s: %w", path, v.Path(), err)
+		}
+		var blob []byte
+		if err := t.ConstBytes(func(b []byte) { blob = bytes.Clone(b) }); err != nil {
+			return fmt.Errorf("checkpoint %s: variable %s: %w", path, v.Path(), err)
+		}
+		sh := v.Shape()
+		hdr.Variables = append(hdr.Variables, savedVariable{
+			Path: v.Path(), DType: sh.DType.String(), Dimensions: sh.Dimensions,
+			Trainable: v.Trainable, Bytes: int64(len(blob)),
+		})
+		crc.Write(blob)
+		blobs = append(blobs, blob)
+	}
+	hdr.CRC32 = crc.Sum32()
+	header, err := json.Marshal(hdr)
+	if err != nil {
+		return fmt.Errorf("checkpoint %s: encoding header: %w", path, err)
+	}
+	return writeFileAtomic(path, func(w io.Writer) error {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(header)))
+		for _, part := range append([][]byte{[]byte(checkpointMagic), n[:], header}, blobs...) {
+			if _, err := w.Write(part); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// loadedCheckpoint is a checkpoint read from disk.
+type loadedCheckpoint struct {
+	info   CheckpointInfo
+	vars   []savedVariable
+	values []*tensors.Tensor
+}
+
+// ReadCheckpointInfo returns the metadata of the checkpoint at path, checking the
+// file's integrity.
+func ReadCheckpointInfo(path string) (CheckpointInfo, error) {
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return CheckpointInfo{}, err
+	}
+	return ck.info, nil
+}
+
+// maxCheckpointHeader bounds the JSON header, so a corrupt length cannot exhaust memory.
+const maxCheckpointHeader = 1 << 30
+
+func readCheckpoint(path string) (*loadedCheckpoint, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("checkpoint: %w", err)
+	}
+	r := bufio.NewReader(f)
+	fail := func(format string, args ...any) (*loadedCheckpoint, error) {
+		return nil, fmt.Errorf("checkpoint %s: %s", path, fmt.Sprintf(format, args...))
+	}
+	var prefix [16]byte
+	if _, err := io.ReadFull(r, prefix[:]); err != nil || string(prefix[:8]) != checkpointMagic {
+		return fail("not a gexph checkpoint (bad magic)")
+	}
+	hlen := binary.LittleEndian.Uint64(prefix[8:])
+	if hlen > maxCheckpointHeader || int64(hlen) > st.Size()-16 {
+		return fail("header length %d exceeds the file size %d", hlen, st.Size())
+	}
+	header := make([]byte, hlen)
+	if _, err := io.ReadFull(r, header); err != nil {
+		return fail("reading header: %v", err)
+	}
+	var hdr checkpointHeader
+	if err := json.Unmarshal(header, &hdr); err != nil {
+		return fail("decoding header: %v", err)
+	}
+	if hdr.ByteOrder != "little" {
+		return fail("byte order %q not supported", hdr.ByteOrder)
+	}
+	remaining := st.Size() - 16 - int64(hlen)
+	ck := &loadedCheckpoint{info: hdr.CheckpointInfo, vars: hdr.Variables}
+	crc := crc32.NewIEEE()
+	for _, sv := range hdr.Variables {
+		dt, err := dtypes.DTypeString(sv.DType)
+		if err != nil {
+			return fail("variable %s: dtype %q: %v", sv.Path, sv.DType, err)
+		}
+		for _, d := range sv.Dimensions {
+			if d < 0 {
+				return fail("variable %s: negative dimension in %v", sv.Path, sv.Dimensions)
+			}
+		}
+		shape := shapes.Make(dt, sv.Dimensions...)
+		if shape.ByteSize() != sv.Bytes || sv.Bytes > remaining {
+			return fail("variable %s: %d bytes for shape %s (%d bytes left in the file)", sv.Path, sv.Bytes, shape, remaining)
+		}
+		remaining -= sv.Bytes
+		t := tensors.FromShape(shape)
+		var rerr error
+		if err := t.MutableBytes(func(b []byte) { _, rerr = io.ReadFull(r, b); crc.Write(b) }); err != nil {
+			return fail("variable %s: %v", sv.Path, err)
+		}
+		if rerr != nil {
+			return fail("variable %s: %v", sv.Path, rerr)
+		}
+		ck.values = append(ck.values, t)
+	}
+	if remaining != 0 {
+		return fail("%d trailing bytes", remaining)
+	}
+	if crc.Sum32() != hdr.CRC32 {
+		return fail("CRC mismatch: the file is corrupt")
+	}
+	return ck, nil
+}
+
+// restore creates (or overwrites) every variable of the checkpoint in store, in the
+// checkpoint's order, with its trainable flag.
+func (ck *loadedCheckpoint) restore(store *model.Store) error {
+	for i, sv := range ck.vars {
+		if v := store.GetVariable(sv.Path); v != nil {
+			if !v.Shape().Equal(ck.values[i].Shape()) {
+				return fmt.Errorf("checkpoint: variable %s has shape %s, the model's is %s", sv.Path, ck.values[i].Shape(), v.Shape())
+			}
+			if err := v.SetValue(ck.values[i]); err != nil {
+				return fmt.Errorf("checkpoint: variable %s: %w", sv.Path, err)
+			}
+			v.SetTrainable(sv.Trainable)
+			continue
+		}
+		v, err := store.CreateVariable(sv.Path, ck.values[i])
+		if err != nil {
+			return fmt.Errorf("checkpoint: variable %s: %w", sv.Path, err)
+		}
+		v.SetTrainable(sv.Trainable)
+	}
+	return nil
+}
+
+// writeFileAtomic writes through fill to a temporary file in path's directory, syncs
+// it, and renames it to path.
+func writeFileAtomic(path string, fill func(w io.Writer) error) (err error) {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	defer func() {
+		if err != nil {
+			os.Remove(tmp.Name())
+		}
+	}()
+	bw := bufio.NewWriterSize(tmp, 1<<20)
+	if err = fill(bw); err == nil {
+		err = bw.Flush()
+	}
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		return fmt.Errorf("writing %s: %w", path, err)
+	}
+	return nil
+}

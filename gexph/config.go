@@ -1,0 +1,340 @@
+package gexph
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"slices"
+	"strings"
+)
+
+// Choices of the string-valued Config fields. Validate rejects any other value and lists
+// the valid ones in its error.
+var (
+	peKinds            = []string{PENone, PELap, PEESLap, PERWSE}
+	mpnnKinds          = []string{MPNNGatedGCN, MPNNGINE, MPNNGCN, MPNNNone}
+	attentionKinds     = []string{AttnExphormer, AttnFull, AttnPerformer, AttnBigBird, AttnNone}
+	expanderAlgorithms = []string{ExpanderStandard, ExpanderSimple, ExpanderHamiltonian}
+	normKinds          = []string{NormBatch, NormLayer}
+	poolingKinds       = []string{PoolMean, PoolSum, PoolMax}
+	metricNames        = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE, MetricMRR}
+	lossNames          = []string{"", LossCrossEntropy, LossWeightedCrossEntropy, LossBCE, LossL1, LossMSE}
+)
+
+// Positional encodings (Config.PE).
+const (
+	// PENone disables positional encodings.
+	PENone = "none"
+	// PELap is the Laplacian-eigenvector PE, embedded and concatenated to the node embedding.
+	PELap = "lappe"
+	// PEESLap is the equivariant-stable Laplacian PE, used by the GatedGCN edge gates.
+	PEESLap = "eslappe"
+	// PERWSE is the random-walk structural encoding, embedded and concatenated.
+	PERWSE = "rwse"
+)
+
+// Local message-passing layers (Config.MPNN).
+const (
+	// MPNNGatedGCN is the residual gated graph convnet with edge features.
+	MPNNGatedGCN = "gatedgcn"
+	// MPNNGINE is GIN with edge features.
+	MPNNGINE = "gine"
+	// MPNNGCN is Kipf and Welling's graph convolution.
+	MPNNGCN = "gcn"
+	// MPNNNone disables the local layer.
+	MPNNNone = "none"
+)
+
+// Attention mechanisms (Config.Attention).
+const (
+	// AttnExphormer attends over the interaction graph (local, expander, virtual-node edges).
+	AttnExphormer = "exphormer"
+	// AttnFull is dense softmax attention within each graph.
+	AttnFull = "full"
+	// AttnPerformer is linear attention with random features.
+	AttnPerformer = "performer"
+	// AttnBigBird is window + random + global sparse attention.
+	AttnBigBird = "bigbird"
+	// AttnNone disables attention (an MPNN-only model).
+	AttnNone = "none"
+)
+
+// Expander constructions (Config.ExpanderAlgorithm).
+const (
+	// ExpanderStandard is the permutation model of the paper (multi-edges allowed).
+	ExpanderStandard = "standard"
+	// ExpanderSimple rejects draws with loops or multi-edges.
+	ExpanderSimple = "simple"
+	// ExpanderHamiltonian builds the expander from random Hamiltonian cycles.
+	ExpanderHamiltonian = "hamiltonian"
+)
+
+// Normalisations (Config.Norm) and graph readouts (Config.Pooling).
+const (
+	// NormBatch is batch normalisation over nodes.
+	NormBatch = "batch"
+	// NormLayer is layer normalisation per node.
+	NormLayer = "layer"
+	// PoolMean averages node embeddings per graph.
+	PoolMean = "mean"
+	// PoolSum sums node embeddings per graph.
+	PoolSum = "sum"
+	// PoolMax takes the feature-wise maximum per graph.
+	PoolMax = "max"
+)
+
+// Metrics (Config.Metric); see the functions of the same names in metrics.go.
+const (
+	// MetricAccuracy is the fraction of correct predictions.
+	MetricAccuracy = "accuracy"
+	// MetricWeightedAccuracy is the mean per-class recall (GraphGPS's accuracy-SBM).
+	MetricWeightedAccuracy = "weighted-accuracy"
+	// MetricMacroF1 is the unweighted mean of per-class F1 scores.
+	MetricMacroF1 = "macro-f1"
+	// MetricAP is the average precision averaged over labels (OGB/LRGB).
+	MetricAP = "ap"
+	// MetricMAE is the mean absolute error (lower is better).
+	MetricMAE = "mae"
+	// MetricMRR is the mean reciprocal rank.
+	MetricMRR = "mrr"
+)
+
+// Losses (Config.Loss).
+const (
+	// LossCrossEntropy is softmax cross-entropy (sigmoid BCE for two classes).
+	LossCrossEntropy = "cross-entropy"
+	// LossWeightedCrossEntropy weighs each class by (N − n_c)/N within a batch (GraphGPS).
+	LossWeightedCrossEntropy = "weighted-cross-entropy"
+	// LossBCE is binary cross-entropy with logits per label.
+	LossBCE = "bce"
+	// LossL1 is the mean absolute error.
+	LossL1 = "l1"
+	// LossMSE is the mean squared error.
+	LossMSE = "mse"
+)
+
+// Config holds every hyperparameter of a model and its training: the columns of the
+// paper's tables 7–9 plus the GraphGPS settings those tables leave implicit (attention
+// dropout, weight decay, warm-up, gradient clipping, head depth). It is JSON-serialisable
+// with snake_case keys; Preset returns the paper's values for each data set.
+type Config struct {
+	// Preset names the preset the config started from ("" for a hand-built one).
+	Preset string `json:"preset,omitempty"`
+
+	// Layers is the number of GPS layers.
+	Layers int `json:"layers"`
+	// HiddenDim is the width of node (and edge) embeddings.
+	HiddenDim int `json:"hidden_dim"`
+	// Heads is the number of attention heads; it must divide HiddenDim.
+	Heads int `json:"heads"`
+	// Dropout applies after the MPNN, the attention and inside the feed-forward block.
+	Dropout float64 `json:"dropout"`
+	// AttnDropout applies to the attention weights.
+	AttnDropout float64 `json:"attn_dropout"`
+
+	// PE is the positional encoding: none|lappe|eslappe|rwse.
+	PE string `json:"pe"`
+	// PESize is the number of Laplacian eigenvectors (lappe, eslappe) or of random-walk
+	// steps (rwse).
+	PESize int `json:"pe_size"`
+	// PEDim is the width of the learned PE embedding concatenated to the node embedding
+	// (lappe, rwse); eslappe projects to HiddenDim and ignores it.
+	PEDim int `json:"pe_dim"`
+
+	// MPNN is the local message-passing layer: gatedgcn|gine|gcn|none.
+	MPNN string `json:"mpnn"`
+	// Attention is the global attention: exphormer|full|performer|bigbird|none.
+	Attention string `json:"attention"`
+	// LocalEdges, ExpanderEdges and GlobalEdges switch the three parts of the Exphormer
+	// interaction graph: the input graph's edges, a random expander, virtual nodes.
+	LocalEdges    bool `json:"local_edges"`
+	ExpanderEdges bool `json:"expander_edges"`
+	GlobalEdges   bool `json:"global_edges"`
+	// ExpanderDegree is the (even) degree of the random regular expander.
+	ExpanderDegree int `json:"expander_degree"`
+	// ExpanderAlgorithm is the expander construction: standard|simple|hamiltonian.
+	ExpanderAlgorithm string `json:"expander_algorithm"`
+	// VirtualNodes is the number of virtual (global) nodes per graph.
+	VirtualNodes int `json:"virtual_nodes"`
+
+	// Norm is the normalisation in GPS layers: batch|layer.
+	Norm string `json:"norm"`
+	// Pooling is the graph readout for graph-level tasks: mean|sum|max.
+	Pooling string `json:"pooling"`
+	// HeadLayers is the number of dense layers of the prediction head (≥ 1).
+	HeadLayers int `json:"head_layers"`
+	// HeadNorm adds a batch norm after each hidden head layer (GraphGym's node head).
+	HeadNorm bool `json:"head_norm"`
+
+	// BatchSize is the number of graphs per step (inductive data sets; transductive ones
+	// train full-batch).
+	BatchSize int `json:"batch_size"`
+	// LearningRate is the peak learning rate of AdamW.
+	LearningRate float64 `json:"lr"`
+	// WeightDecay is AdamW's decoupled weight decay.
+	WeightDecay float64 `json:"weight_decay"`
+	// Epochs is the number of training epochs.
+	Epochs int `json:"epochs"`
+	// WarmupEpochs is the length of the linear warm-up before the cosine decay (a run
+	// shorter than it stays in the warm-up).
+	WarmupEpochs int `json:"warmup_epochs"`
+	// GradClip clips gradients to this global L2 norm (0 disables clipping).
+	GradClip float64 `json:"grad_clip"`
+	// Seed drives initialisation, dropout, expanders and shuffling.
+	Seed uint64 `json:"seed"`
+	// Patience stops training after this many epochs without a better validation
+	// metric (0 disables early stopping).
+	Patience int `json:"patience"`
+	// Metric is the model-selection metric: accuracy|weighted-accuracy|macro-f1|ap|mae|mrr.
+	Metric string `json:"metric"`
+	// Loss is the training loss: cross-entropy|weighted-cross-entropy|bce|l1|mse, or ""
+	// for the task's default (cross-entropy for classes, bce for multi-label, l1 for
+	// regression).
+	Loss string `json:"loss,omitempty"`
+
+	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a
+	// transductive data set) taken from each split, in split order; 0 keeps them all.
+	MaxTrain int `json:"max_train,omitempty"`
+	MaxVal   int `json:"max_val,omitempty"`
+	MaxTest  int `json:"max_test,omitempty"`
+}
+
+// Validate checks every field and returns an error naming the first bad one; an unknown
+// option lists the valid choices.
+func (c *Config) Validate() error {
+	type choice struct {
+		field, value string
+		choices      []string
+	}
+	for _, ch := range []choice{
+		{"pe", c.PE, peKinds},
+		{"mpnn", c.MPNN, mpnnKinds},
+		{"attention", c.Attention, attentionKinds},
+		{"expander_algorithm", c.ExpanderAlgorithm, expanderAlgorithms},
+		{"norm", c.Norm, normKinds},
+		{"pooling", c.Pooling, poolingKinds},
+		{"metric", c.Metric, metricNames},
+		{"loss", c.Loss, lossNames},
+	} {
+		if !slices.Contains(ch.choices, ch.value) {
+			return fmt.Errorf("config: %s: unknown value %q (choices: %s)", ch.field, ch.value, quoteList(ch.choices))
+		}
+	}
+	type positive struct {
+		field string
+		value int
+	}
+	for _, p := range []positive{
+		{"layers", c.Layers}, {"hidden_dim", c.HiddenDim}, {"heads", c.Heads},
+		{"head_layers", c.HeadLayers}, {"batch_size", c.BatchSize}, {"epochs", c.Epochs},
+	} {
+		if p.value < 1 {
+			return fmt.Errorf("config: %s = %d, want ≥ 1", p.field, p.value)
+		}
+	}
+	type nonNegative struct {
+		field string
+		value int
+	}
+	for _, p := range []nonNegative{
+		{"virtual_nodes", c.VirtualNodes}, {"warmup_epochs", c.WarmupEpochs}, {"patience", c.Patience},
+		{"max_train", c.MaxTrain}, {"max_val", c.MaxVal}, {"max_test", c.MaxTest},
+		{"expander_degree", c.ExpanderDegree}, {"pe_size", c.PESize}, {"pe_dim", c.PEDim},
+	} {
+		if p.value < 0 {
+			return fmt.Errorf("config: %s = %d, want ≥ 0", p.field, p.value)
+		}
+	}
+	if c.HiddenDim%c.Heads != 0 {
+		return fmt.Errorf("config: heads = %d does not divide hidden_dim = %d", c.Heads, c.HiddenDim)
+	}
+	for _, p := range []struct {
+		field string
+		value float64
+	}{{"dropout", c.Dropout}, {"attn_dropout", c.AttnDropout}} {
+		if !(p.value >= 0 && p.value < 1) {
+			return fmt.Errorf("config: %s = %v, want in [0, 1)", p.field, p.value)
+		}
+	}
+	if !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0) {
+		return fmt.Errorf("config: lr = %v, want a finite value > 0", c.LearningRate)
+	}
+	if !(c.WeightDecay >= 0) || math.IsInf(c.WeightDecay, 0) {
+		return fmt.Errorf("config: weight_decay = %v, want a finite value ≥ 0", c.WeightDecay)
+	}
+	if !(c.GradClip >= 0) || math.IsInf(c.GradClip, 0) {
+		return fmt.Errorf("config: grad_clip = %v, want a finite value ≥ 0 (0 disables clipping)", c.GradClip)
+	}
+	if c.MPNN == MPNNNone && c.Attention == AttnNone {
+		return fmt.Errorf("config: mpnn and attention are both %q: the model would have no layers", "none")
+	}
+	if c.Attention == AttnExphormer {
+		if !c.LocalEdges && !c.ExpanderEdges && !c.GlobalEdges {
+			return fmt.Errorf("config: attention %q with local_edges, expander_edges and global_edges all off: the interaction graph is empty", AttnExphormer)
+		}
+	}
+	if c.ExpanderEdges && c.Attention == AttnExphormer {
+		if c.ExpanderDegree < 2 || c.ExpanderDegree%2 != 0 {
+			return fmt.Errorf("config: expander_degree = %d, want an even degree ≥ 2 with expander_edges on", c.ExpanderDegree)
+		}
+	}
+	if c.GlobalEdges && c.Attention == AttnExphormer && c.VirtualNodes < 1 {
+		return fmt.Errorf("config: global_edges on but virtual_nodes = %d, want ≥ 1", c.VirtualNodes)
+	}
+	if c.PE != PENone && c.PESize < 1 {
+		return fmt.Errorf("config: pe %q needs pe_size ≥ 1, got %d", c.PE, c.PESize)
+	}
+	if (c.PE == PELap || c.PE == PERWSE) && (c.PEDim < 1 || c.PEDim >= c.HiddenDim) {
+		return fmt.Errorf("config: pe %q needs 1 ≤ pe_dim < hidden_dim = %d, got pe_dim = %d", c.PE, c.HiddenDim, c.PEDim)
+	}
+	return nil
+}
+
+// higherIsBetter tells whether a larger value of the metric is better.
+func higherIsBetter(metric string) bool { return metric != MetricMAE }
+
+// ToJSON returns the config as indented JSON.
+func (c Config) ToJSON() (string, error) {
+	b, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("config: encoding JSON: %w", err)
+	}
+	return string(b), nil
+}
+
+// ParseConfig decodes a JSON config, rejecting unknown keys, and validates it. Keys
+// absent from the JSON keep the values of base, so a partial JSON overrides a preset.
+func ParseConfig(base Config, jsonText string) (Config, error) {
+	dec := json.NewDecoder(strings.NewReader(jsonText))
+	dec.DisallowUnknownFields()
+	cfg := base
+	if err := dec.Decode(&cfg); err != nil {
+		return Config{}, fmt.Errorf("config: decoding JSON: %w", err)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Config{}, err
+	}
+	return cfg, nil
+}
+
+// LoadConfig reads a JSON config file on top of base (see ParseConfig).
+func LoadConfig(base Config, path string) (Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
+	}
+	cfg, err := ParseConfig(base, string(b))
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+func quoteList(xs []string) string {
+	q := make([]string, len(xs))
+	for i, x := range xs {
+		q[i] = fmt.Sprintf("%q", x)
+	}
+	return strings.Join(q, ", ")
+}

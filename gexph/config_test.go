@@ -1,0 +1,210 @@
+package gexph
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestPresetsValidate(t *testing.T) {
+	names := PresetNames()
+	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "cora", "cs", "demo", "malnet-tiny",
+		"mnist", "ogbn-arxiv", "pascalvoc-sp", "pattern", "pcqm-contact", "peptides-func", "peptides-struct", "photo", "physics"}
+	if !reflect.DeepEqual(names, want) {
+		t.Fatalf("PresetNames() = %v, want %v", names, want)
+	}
+	for _, name := range names {
+		c, err := Preset(name)
+		if err != nil {
+			t.Fatalf("Preset(%q): %v", name, err)
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("preset %q does not validate: %v", name, err)
+		}
+		if c.Preset != name {
+			t.Errorf("preset %q has Preset %q", name, c.Preset)
+		}
+	}
+}
+
+// TestPresetTableValues checks presets against the paper's tables 7–9.
+func TestPresetTableValues(t *testing.T) {
+	type row struct {
+		name                    string
+		layers, hidden, heads   int
+		dropout                 float64
+		pe                      string
+		batch                   int
+		lr                      float64
+		epochs, degree, virtual int
+		mpnn                    string
+		expanderEdges           bool
+	}
+	rows := []row{
+		{"cifar10", 5, 40, 4, 0.1, PEESLap, 16, 1e-3, 150, 10, 1, MPNNGatedGCN, true},
+		{"mnist", 5, 40, 4, 0.1, PEESLap, 16, 1e-3, 150, 10, 1, MPNNGatedGCN, true},
+		{"malnet-tiny", 5, 64, 4, 0, PENone, 16, 5e-4, 150, 0, 4, MPNNGatedGCN, false},
+		{"pattern", 4, 40, 4, 0, PEESLap, 32, 2e-4, 120, 14, 4, MPNNGatedGCN, true},
+		{"cluster", 20, 32, 8, 0, PEESLap, 16, 2e-4, 200, 6, 3, MPNNGatedGCN, true},
+		{"pascalvoc-sp", 4, 96, 8, 0.15, PELap, 32, 5e-4, 300, 14, 0, MPNNGatedGCN, true},
+		{"coco-sp", 7, 72, 4, 0, PELap, 32, 5e-4, 300, 22, 0, MPNNGatedGCN, true},
+		{"peptides-func", 8, 64, 4, 0.12, PELap, 128, 3e-4, 200, 0, 1, MPNNGatedGCN, false},
+		{"peptides-struct", 4, 88, 4, 0.12, PELap, 128, 3e-4, 200, 0, 6, MPNNGatedGCN, false},
+		{"pcqm-contact", 7, 64, 4, 0, PELap, 128, 3e-4, 200, 0, 6, MPNNGatedGCN, false},
+		{"ogbn-arxiv", 3, 96, 2, 0.3, PENone, 1, 0.01, 600, 6, 0, MPNNGCN, true},
+		{"computers", 4, 80, 2, 0.4, PENone, 1, 1e-3, 150, 6, 0, MPNNGCN, true},
+		{"photo", 4, 64, 2, 0.4, PENone, 1, 1e-3, 100, 6, 0, MPNNGCN, true},
+		{"cs", 4, 72, 2, 0.4, PENone, 1, 1e-3, 70, 6, 0, MPNNGCN, true},
+		{"physics", 4, 72, 2, 0.4, PENone, 1, 1e-3, 70, 6, 0, MPNNGCN, true},
+	}
+	for _, r := range rows {
+		c, err := Preset(r.name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := row{r.name, c.Layers, c.HiddenDim, c.Heads, c.Dropout, c.PE, c.BatchSize, c.LearningRate, c.Epochs,
+			c.ExpanderDegree, c.VirtualNodes, c.MPNN, c.ExpanderEdges}
+		if got != r {
+			t.Errorf("preset %s:\n got %+v\nwant %+v", r.name, got, r)
+		}
+		if c.GlobalEdges != (c.VirtualNodes > 0) {
+			t.Errorf("preset %s: global_edges %v with %d virtual nodes", r.name, c.GlobalEdges, c.VirtualNodes)
+		}
+	}
+}
+
+func TestPresetUnknown(t *testing.T) {
+	_, err := Preset("nope")
+	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), `"pattern"`) {
+		t.Fatalf("Preset(nope) error = %v, want the name and the choices", err)
+	}
+}
+
+func TestPresetIsACopy(t *testing.T) {
+	a, _ := Preset("pattern")
+	a.Layers = 99
+	b, _ := Preset("pattern")
+	if b.Layers == 99 {
+		t.Fatal("modifying a preset changed the table")
+	}
+}
+
+func TestValidateErrors(t *testing.T) {
+	cases := []struct {
+		edit func(c *Config)
+		want []string // substrings of the error
+	}{
+		{func(c *Config) { c.PE = "lap" }, []string{"pe:", `"lap"`, `"eslappe"`}},
+		{func(c *Config) { c.MPNN = "gat" }, []string{"mpnn:", `"gatedgcn"`}},
+		{func(c *Config) { c.Attention = "dense" }, []string{"attention:", `"exphormer"`, `"bigbird"`}},
+		{func(c *Config) { c.ExpanderAlgorithm = "ramanujan" }, []string{"expander_algorithm:", `"hamiltonian"`}},
+		{func(c *Config) { c.Norm = "group" }, []string{"norm:", `"layer"`}},
+		{func(c *Config) { c.Pooling = "attention" }, []string{"pooling:", `"max"`}},
+		{func(c *Config) { c.Metric = "auc" }, []string{"metric:", `"mrr"`}},
+		{func(c *Config) { c.Loss = "hinge" }, []string{"loss:", `"bce"`}},
+		{func(c *Config) { c.Layers = 0 }, []string{"layers = 0"}},
+		{func(c *Config) { c.HiddenDim = -1 }, []string{"hidden_dim"}},
+		{func(c *Config) { c.Heads = 3 }, []string{"heads = 3", "hidden_dim = 64"}},
+		{func(c *Config) { c.HeadLayers = 0 }, []string{"head_layers"}},
+		{func(c *Config) { c.BatchSize = 0 }, []string{"batch_size"}},
+		{func(c *Config) { c.Epochs = 0 }, []string{"epochs"}},
+		{func(c *Config) { c.VirtualNodes = -1 }, []string{"virtual_nodes"}},
+		{func(c *Config) { c.Patience = -2 }, []string{"patience"}},
+		{func(c *Config) { c.MaxTrain = -1 }, []string{"max_train"}},
+		{func(c *Config) { c.Dropout = 1 }, []string{"dropout"}},
+		{func(c *Config) { c.AttnDropout = -0.1 }, []string{"attn_dropout"}},
+		{func(c *Config) { c.LearningRate = 0 }, []string{"lr"}},
+		{func(c *Config) { c.WeightDecay = -1 }, []string{"weight_decay"}},
+		{func(c *Config) { c.GradClip = -1 }, []string{"grad_clip"}},
+		{func(c *Config) { c.WarmupEpochs = -1 }, []string{"warmup_epochs = -1"}},
+		{func(c *Config) { c.MPNN, c.Attention = MPNNNone, AttnNone }, []string{"no layers"}},
+		{func(c *Config) { c.LocalEdges, c.ExpanderEdges, c.GlobalEdges = false, false, false }, []string{"interaction graph is empty"}},
+		{func(c *Config) { c.ExpanderDegree = 5 }, []string{"expander_degree = 5"}},
+		{func(c *Config) { c.VirtualNodes = 0 }, []string{"virtual_nodes = 0"}},
+		{func(c *Config) { c.PE, c.PESize = PEESLap, 0 }, []string{"pe_size"}},
+		{func(c *Config) { c.PE, c.PESize, c.PEDim = PELap, 8, 64 }, []string{"pe_dim = 64"}},
+	}
+	for i, tc := range cases {
+		c := baseConfig()
+		tc.edit(&c)
+		err := c.Validate()
+		if err == nil {
+			t.Errorf("case %d: no error", i)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("case %d: error %q lacks %q", i, err, w)
+			}
+		}
+	}
+	c := baseConfig()
+	if err := c.Validate(); err != nil {
+		t.Fatalf("base config: %v", err)
+	}
+}
+
+func TestConfigJSONRoundTrip(t *testing.T) {
+	for _, name := range PresetNames() {
+		c, _ := Preset(name)
+		js, err := c.ToJSON()
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := ParseConfig(Config{}, js)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if !reflect.DeepEqual(back, c) {
+			t.Errorf("%s: round trip changed the config:\n%+v\n%+v", name, c, back)
+		}
+	}
+	c, _ := Preset("pattern")
+	js, _ := c.ToJSON()
+	for _, key := range []string{`"hidden_dim": 40`, `"lr": 0.0002`, `"expander_degree": 14`, `"virtual_nodes": 4`, `"attn_dropout"`, `"warmup_epochs"`} {
+		if !strings.Contains(js, key) {
+			t.Errorf("JSON lacks %s:\n%s", key, js)
+		}
+	}
+}
+
+func TestParseConfigOverridesAndErrors(t *testing.T) {
+	base, _ := Preset("pattern")
+	c, err := ParseConfig(base, `{"epochs": 3, "seed": 9}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Epochs != 3 || c.Seed != 9 || c.HiddenDim != 40 {
+		t.Errorf("override gave epochs %d seed %d hidden %d", c.Epochs, c.Seed, c.HiddenDim)
+	}
+	if _, err := ParseConfig(base, `{"hiden_dim": 3}`); err == nil || !strings.Contains(err.Error(), "hiden_dim") {
+		t.Errorf("unknown key: error %v", err)
+	}
+	if _, err := ParseConfig(base, `{"mpnn": "gat"}`); err == nil || !strings.Contains(err.Error(), "mpnn") {
+		t.Errorf("bad value: error %v", err)
+	}
+	if _, err := ParseConfig(base, `{`); err == nil {
+		t.Error("truncated JSON: no error")
+	}
+	dir := t.TempDir()
+	if _, err := LoadConfig(base, filepath.Join(dir, "missing.json")); err == nil {
+		t.Error("missing file: no error")
+	}
+	path := filepath.Join(dir, "c.json")
+	if err := os.WriteFile(path, []byte(`{"layers": 2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	c, err = LoadConfig(base, path)
+	if err != nil || c.Layers != 2 {
+		t.Errorf("LoadConfig: %v, layers %d", err, c.Layers)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(PresetNames(), "demo") {
+		t.Error("no demo preset")
+	}
+}

@@ -1,0 +1,578 @@
+package gexph
+
+import (
+	"errors"
+	"fmt"
+	"runtime"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/layers"
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/core/tensors/bucketing"
+	glayers "github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/initializer"
+)
+
+// BigBird pattern sizes (GraphGPS's defaults).
+const (
+	bigBirdBlockSize    = 3
+	bigBirdRandomBlocks = 3
+)
+
+// featSpec describes a data set's node or edge features.
+type featSpec struct {
+	kind data.FeatureKind
+	cols int
+	card []int
+}
+
+// dataSpec is what the model needs to know about a data set.
+type dataSpec struct {
+	name         string
+	task         data.Task
+	numClasses   int
+	numTargets   int // multi-label and regression outputs per graph
+	outDim       int // model outputs per row (1 for binary classification)
+	nodeLevel    bool
+	transductive bool
+	node, edge   featSpec
+}
+
+// newDataSpec inspects ds and checks that every graph has features of the same kind
+// and width.
+func newDataSpec(ds *data.Dataset) (dataSpec, error) {
+	if ds == nil || len(ds.Graphs) == 0 {
+		return dataSpec{}, errors.New("model: empty data set")
+	}
+	s := dataSpec{name: ds.Name, task: ds.Task, numClasses: ds.NumClasses, transductive: ds.Transductive}
+	switch ds.Task {
+	case data.NodeClassification, data.GraphClassification:
+		if ds.NumClasses < 2 {
+			return s, fmt.Errorf("model: data set %q: %d classes, want ≥ 2", ds.Name, ds.NumClasses)
+		}
+		s.outDim = ds.NumClasses
+		if ds.NumClasses == 2 {
+			s.outDim = 1 // one logit, as GraphGym does for binary tasks
+		}
+		s.nodeLevel = ds.Task == data.NodeClassification
+	case data.GraphMultiLabel, data.GraphRegression:
+		if ds.NumClasses < 1 {
+			return s, fmt.Errorf("model: data set %q: %d targets, want ≥ 1", ds.Name, ds.NumClasses)
+		}
+		s.numTargets, s.outDim = ds.NumClasses, ds.NumClasses
+	default:
+		return s, fmt.Errorf("model: data set %q: task %s is not supported", ds.Name, ds.Task)
+	}
+	merge := func(what string, dst *featSpec, f *data.Features, gi int) error {
+		if gi == 0 {
+			dst.kind, dst.cols = f.Kind, f.Cols
+			if f.Kind == data.Categorical {
+				dst.card = append([]int(nil), f.Cardinality...)
+			}
+			if f.Kind == data.NoFeatures {
+				dst.cols = 0
+			}
+			return nil
+		}
+		if f.Kind != dst.kind || (f.Kind != data.NoFeatures && f.Cols != dst.cols) {
+			return fmt.Errorf("model: data set %q: graph %d has %s of kind %d width %d, graph 0 of kind %d width %d",
+				ds.Name, gi, what, f.Kind, f.Cols, dst.kind, dst.cols)
+		}
+		for c := range dst.card {
+			dst.card[c] = max(dst.card[c], f.Cardinality[c])
+		}
+		return nil
+	}
+	for gi := range ds.Graphs {
+		if err := merge("node features", &s.node, &ds.Graphs[gi].Node, gi); err != nil {
+			return s, err
+		}
+		if err := merge("edge features", &s.edge, &ds.Graphs[gi].Edge, gi); err != nil {
+			return s, err
+		}
+	}
+	return s, nil
+}
+
+// defaultLoss returns the loss used when Config.Loss is empty.
+func defaultLoss(task data.Task) string {
+	switch task {
+	case data.GraphMultiLabel:
+		return LossBCE
+	case data.GraphRegression:
+		return LossL1
+	}
+	return LossCrossEntropy
+}
+
+// checkLossAndMetric rejects a loss or metric that does not fit the task.
+func checkLossAndMetric(cfg *Config, task data.Task) (string, error) {
+	loss := cfg.Loss
+	if loss == "" {
+		loss = defaultLoss(task)
+	}
+	classes := task == data.NodeClassification || task == data.GraphClassification
+	switch {
+	case classes && loss != LossCrossEntropy && loss != LossWeightedCrossEntropy:
+		return "", fmt.Errorf("config: loss %q does not fit task %s (want %q or %q)", loss, task, LossCrossEntropy, LossWeightedCrossEntropy)
+	case task == data.GraphMultiLabel && loss != LossBCE:
+		return "", fmt.Errorf("config: loss %q does not fit task %s (want %q)", loss, task, LossBCE)
+	case task == data.GraphRegression && loss != LossL1 && loss != LossMSE:
+		return "", fmt.Errorf("config: loss %q does not fit task %s (want %q or %q)", loss, task, LossL1, LossMSE)
+	}
+	okMetric := map[data.Task][]string{
+		data.NodeClassification:  {MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1},
+		data.GraphClassification: {MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1},
+		data.GraphMultiLabel:     {MetricAP},
+		data.GraphRegression:     {MetricMAE},
+	}[task]
+	for _, name := range okMetric {
+		if name == cfg.Metric {
+			return loss, nil
+		}
+	}
+	return "", fmt.Errorf("config: metric %q does not fit task %s (choices: %s)", cfg.Metric, task, quoteList(okMetric))
+}
+
+// ModelOptions selects where a model runs.
+type ModelOptions struct {
+	// Backend is a backend spec for NewBackend ("" is the pure-Go backend).
+	Backend string
+	// Padding is the batch padding (see TrainOptions.Padding; "" picks by data set).
+	Padding string
+}
+
+// Model is an Exphormer (GraphGPS) model for one data set: the configuration, what it
+// knows of the data set, the backend it runs on and the GoMLX store of its variables.
+// Build one with NewModel; Train builds its own.
+type Model struct {
+	cfg          Config
+	spec         dataSpec
+	loss         string
+	backend      compute.Backend
+	backendName  string
+	padding      bucketing.Strategy
+	interaction  expander.InteractionOptions
+	numVirtual   int
+	pe           *peCache
+	store        *model.Store
+	names        []string
+	params       int
+	trainExec    *model.Exec
+	evalExec     *model.Exec
+	evalIsCached bool
+	// Input shapes compiled by trainExec and evalExec.
+	trainShapes, evalShapes map[string]bool
+}
+
+// maxCompiledShapes bounds the shapes an executor compiles before it is rebuilt (GoMLX
+// refuses new shapes beyond its cache size of 32).
+const maxCompiledShapes = 32
+
+// shapeKey identifies the input shapes of a batch.
+func shapeKey(b *hostBatch) string {
+	key := make([]byte, 0, 8*len(b.inputs))
+	for _, in := range b.inputs {
+		key = fmt.Appendf(key, "%v;", in.dims)
+	}
+	return string(key)
+}
+
+// noteShape records that exec will see b's shapes and tells whether exec must be
+// rebuilt first because its cache is full.
+func noteShape(shapes *map[string]bool, b *hostBatch) (rebuild bool) {
+	if *shapes == nil {
+		*shapes = map[string]bool{}
+	}
+	key := shapeKey(b)
+	if (*shapes)[key] {
+		return false
+	}
+	if len(*shapes) >= maxCompiledShapes {
+		*shapes = map[string]bool{key: true}
+		return true
+	}
+	(*shapes)[key] = true
+	return false
+}
+
+// NewModel builds the model of cfg for ds on the pure-Go backend; see
+// NewModelWithOptions.
+func NewModel(cfg Config, ds *data.Dataset) (*Model, error) {
+	return NewModelWithOptions(cfg, ds, ModelOptions{})
+}
+
+// NewModelWithOptions builds the model of cfg for ds on the chosen backend: it checks
+// that the configuration fits the data set, runs the model once on the first training
+// example to create and initialise its variables (seeded by cfg.Seed), and counts its
+// parameters.
+func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Model, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	spec, err := newDataSpec(ds)
+	if err != nil {
+		return nil, err
+	}
+	m := &Model{cfg: cfg, spec: spec}
+	if m.loss, err = checkLossAndMetric(&cfg, spec.task); err != nil {
+		return nil, err
+	}
+	if m.backend, err = NewBackend(opts.Backend); err != nil {
+		return nil, err
+	}
+	m.backendName = opts.Backend
+	if m.backendName == "" {
+		m.backendName = DefaultBackend
+	}
+	padding := opts.Padding
+	if padding == "" {
+		// Every new input shape is compiled (about a second for a training graph even on
+		// the Go backend), so mini-batches are padded; a transductive graph has one shape.
+		padding = "pow2"
+		if spec.transductive {
+			padding = "none"
+		}
+	}
+	if m.padding, err = parsePadding(padding); err != nil {
+		return nil, err
+	}
+	if cfg.Attention == AttnExphormer && cfg.GlobalEdges {
+		m.numVirtual = cfg.VirtualNodes
+	}
+	if m.interaction, err = m.interactionOptions(); err != nil {
+		return nil, err
+	}
+	if cfg.PE != PENone {
+		m.pe = newPECache(cfg.PE, cfg.PESize)
+	}
+	m.store = model.NewStore()
+	if err := m.store.SetRNGStateFromSeed(int64(cfg.Seed)); err != nil {
+		return nil, fmt.Errorf("model: seeding: %w", err)
+	}
+	first := 0
+	if !spec.transductive && len(ds.Split.Train) > 0 {
+		first = ds.Split.Train[0]
+	}
+	b, err := m.buildBatch(ds, []int{first}, nil)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	out, err := m.forward(b)
+	if err != nil {
+		m.Close()
+		return nil, err
+	}
+	out.FinalizeAll()
+	for v := range m.store.IterVariables() {
+		if v.Trainable {
+			m.params += v.Shape().Size()
+		}
+	}
+	return m, nil
+}
+
+// Close releases the model's compiled programs, variables and backend. The model must
+// not be used afterwards.
+func (m *Model) Close() {
+	for _, e := range []*model.Exec{m.trainExec, m.evalExec} {
+		if e != nil {
+			e.Finalize()
+		}
+	}
+	m.trainExec, m.evalExec = nil, nil
+	if m.store != nil {
+		m.store.Finalize()
+	}
+	if m.backend != nil && !m.backend.IsFinalized() {
+		m.backend.Finalize()
+	}
+}
+
+// ParamCount returns the number of trainable parameters.
+func (m *Model) ParamCount() int { return m.params }
+
+// Config returns the model's configuration.
+func (m *Model) Config() Config { return m.cfg }
+
+// Backend returns the spec of the backend the model runs on.
+func (m *Model) Backend() string { return m.backendName }
+
+// checkNames records the input names of the first batch and checks later batches.
+func (m *Model) checkNames(b *hostBatch) error {
+	if m.names == nil {
+		for _, in := range b.inputs {
+			m.names = append(m.names, in.name)
+		}
+		return nil
+	}
+	if len(b.inputs) != len(m.names) {
+		return fmt.Errorf("model: batch has %d inputs, want %d", len(b.inputs), len(m.names))
+	}
+	for i, in := range b.inputs {
+		if in.name != m.names[i] {
+			return fmt.Errorf("model: batch input %d is %q, want %q", i, in.name, m.names[i])
+		}
+	}
+	return nil
+}
+
+// forward runs the model in inference mode on b and returns its outputs [rows, outDim]
+// (padded rows included).
+func (m *Model) forward(b *hostBatch) (*tensors.Tensor, error) {
+	if err := m.checkNames(b); err != nil {
+		return nil, err
+	}
+	// The Go backend embeds variables as constants in inference graphs, so a compiled
+	// graph holds the weights of its compilation: it is rebuilt after every change.
+	if noteShape(&m.evalShapes, b) {
+		m.evalIsCached = false
+	}
+	if m.evalExec == nil || !m.evalIsCached {
+		if !m.evalIsCached {
+			m.evalShapes = map[string]bool{shapeKey(b): true}
+		}
+		if m.evalExec != nil {
+			m.evalExec.Finalize()
+		}
+		e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
+			return []*Node{m.modelGraph(scope, m.bind(ins))}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("model: %w", err)
+		}
+		m.evalExec, m.evalIsCached = e, true
+	}
+	outs, err := m.evalExec.Call(b.tensors()...)
+	if err != nil {
+		return nil, fmt.Errorf("model: forward pass: %w", err)
+	}
+	return outs[0], nil
+}
+
+// weightsChanged invalidates inference graphs that embed the weights as constants.
+func (m *Model) weightsChanged() {
+	if m.backend.Capabilities().PreferConstantsForVariables {
+		m.evalIsCached = false
+	}
+}
+
+// bind names the graph inputs.
+func (m *Model) bind(ins []*Node) map[string]*Node {
+	in := make(map[string]*Node, len(ins))
+	for i, n := range ins {
+		in[m.names[i]] = n
+	}
+	return in
+}
+
+// nodeEmbeddingDim is the width of the encoded node features (the PE embedding fills
+// the rest of HiddenDim for lappe and rwse).
+func (m *Model) nodeEmbeddingDim() int {
+	if m.cfg.PE == PELap || m.cfg.PE == PERWSE {
+		return m.cfg.HiddenDim - m.cfg.PEDim
+	}
+	return m.cfg.HiddenDim
+}
+
+// needEdgeStates tells whether the model uses encoded local edge features.
+func (m *Model) needEdgeStates() bool {
+	return m.cfg.MPNN == MPNNGatedGCN || m.cfg.MPNN == MPNNGINE || (m.cfg.Attention == AttnExphormer && m.cfg.LocalEdges)
+}
+
+// gpsConfig returns the layers package's GPS configuration.
+func (m *Model) gpsConfig() layers.GPSConfig {
+	global := m.cfg.Attention
+	if global == AttnFull {
+		global = layers.GlobalTransformer
+	}
+	return layers.GPSConfig{
+		Local: m.cfg.MPNN, Global: global, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
+		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
+	}
+}
+
+// modelGraph builds the model: encoders, virtual nodes, GPS layers and the head.
+// It returns the outputs [rows, outDim].
+func (m *Model) modelGraph(scope *model.Scope, in map[string]*Node) *Node {
+	cfg := m.cfg
+	d := cfg.HiddenDim
+	dtype := dtypes.Float32
+	nodeMask := in["node_mask"]
+	g := nodeMask.Graph()
+	np := nodeMask.Shape().Dimensions[0]
+	gp := in["graph_mask"].Shape().Dimensions[0]
+	graphID := in["graph_id"]
+
+	h := m.encodeNodes(scope.In("node_encoder"), in, m.nodeEmbeddingDim())
+	var esPE *Node
+	switch cfg.PE {
+	case PEESLap:
+		esPE = layers.ESLapPEEncoder(scope.In("pe_encoder"), in["pe_vec"], in["pe_mask"], d)
+	case PELap:
+		pe := layers.NewLapPEEncoder(scope.In("pe_encoder"), in["pe_vec"], in["pe_val"], cfg.PEDim).Mask(in["pe_mask"]).Done()
+		h = Concatenate([]*Node{h, pe}, -1)
+	case PERWSE:
+		h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in["rwse"], cfg.PEDim, false)}, -1)
+	}
+
+	var e *Node
+	if m.needEdgeStates() {
+		e = m.encodeEdges(scope.In("edge_encoder"), in, d)
+	}
+	var attnEmb *Node
+	if cfg.Attention == AttnExphormer {
+		numTypes := layers.NumInteractionEdgeTypes(m.numVirtual)
+		if e != nil {
+			attnEmb = layers.MixedEdgeEmbedding(scope.In("interaction_edges"), e, in["h_source"], numTypes)
+		} else {
+			types := Neg(AddScalar(in["h_source"], 1))
+			attnEmb = layers.EdgeTypeEmbedding(scope.In("interaction_edges"), types, numTypes, d, dtype)
+		}
+	}
+	if m.numVirtual > 0 {
+		slot := Iota(g, shapes.Make(dtypes.Int32, gp*m.numVirtual), 0)
+		which := ModScalar(slot, m.numVirtual)
+		virt := layers.EdgeTypeEmbedding(scope.In("virtual_nodes"), which, m.numVirtual, d, dtype)
+		h = Concatenate([]*Node{h, virt}, 0)
+		if esPE != nil {
+			esPE = Concatenate([]*Node{esPE, Zeros(g, shapes.Make(dtype, gp*m.numVirtual, d))}, 0)
+		}
+	}
+	gps := m.gpsConfig()
+	for l := 0; l < cfg.Layers; l++ {
+		lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, gps).NormMask(in["norm_mask"]).LocalEdgeMask(in["edge_mask"])
+		if cfg.MPNN != MPNNNone {
+			lb.LocalEdges(in["src"], in["dst"], e)
+		}
+		switch cfg.Attention {
+		case AttnExphormer:
+			lb.AttentionEdges(in["h_src"], in["h_dst"], attnEmb)
+		case AttnBigBird:
+			lb.AttentionEdges(in["bb_src"], in["bb_dst"], nil)
+		case AttnFull, AttnPerformer:
+			lb.Graphs(graphID, gp)
+		}
+		if esPE != nil {
+			lb.EquivStablePE(esPE)
+		}
+		h, e = lb.Done()
+	}
+	if m.numVirtual > 0 {
+		h = Slice(h, AxisRange(0, np))
+	}
+	if m.spec.nodeLevel {
+		return m.head(scope.In("head"), h, nodeMask)
+	}
+	return m.head(scope.In("head"), pool(cfg.Pooling, h, graphID, nodeMask, gp), in["graph_mask"])
+}
+
+// encodeNodes embeds the node features to width dim: a linear map (dense, sparse) or a
+// sum of per-column embeddings plus a bias (categorical; the same function as a linear
+// map of the one-hot codes), or one learned vector when there are no features.
+func (m *Model) encodeNodes(scope *model.Scope, in map[string]*Node, dim int) *Node {
+	mask := in["node_mask"]
+	np := mask.Shape().Dimensions[0]
+	switch m.spec.node.kind {
+	case data.Dense:
+		return glayers.Dense(scope, in["x"], true, dim)
+	case data.Categorical:
+		return categoricalEmbedding(scope, in["x_cat"], m.spec.node.card, dim)
+	case data.Sparse:
+		g := mask.Graph()
+		w := scope.VariableWithShape("weights", shapes.Make(dtypes.Float32, m.spec.node.cols, dim)).NodeValue(g)
+		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+		rows := Mul(Gather(w, InsertAxes(in["x_col"], -1)), InsertAxes(in["x_val"], -1))
+		x := ScatterSum(Zeros(g, shapes.Make(dtypes.Float32, np, dim)), InsertAxes(in["x_row"], -1), rows, false, false)
+		return Add(x, InsertAxes(b, 0))
+	}
+	one := layers.EdgeTypeEmbedding(scope, Zeros(mask.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
+	return BroadcastToDims(one, np, dim)
+}
+
+// encodeEdges embeds the local edge features to width dim (as encodeNodes).
+func (m *Model) encodeEdges(scope *model.Scope, in map[string]*Node, dim int) *Node {
+	src := in["src"]
+	ep := src.Shape().Dimensions[0]
+	switch m.spec.edge.kind {
+	case data.Dense:
+		return glayers.Dense(scope, in["e"], true, dim)
+	case data.Categorical:
+		return categoricalEmbedding(scope, in["e_cat"], m.spec.edge.card, dim)
+	}
+	one := layers.EdgeTypeEmbedding(scope, Zeros(src.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
+	return BroadcastToDims(one, ep, dim)
+}
+
+// categoricalEmbedding sums one learned embedding per column of codes [R, C] and adds a
+// bias: the linear map of the concatenated one-hot codes.
+func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int) *Node {
+	g := codes.Graph()
+	var sum *Node
+	for c, n := range card {
+		col := Reshape(Slice(codes, AxisRange(), AxisRange(c, c+1)), -1)
+		emb := layers.EdgeTypeEmbedding(scope.In("column_%d", c), col, max(n, 1), dim, dtypes.Float32)
+		if sum == nil {
+			sum = emb
+		} else {
+			sum = Add(sum, emb)
+		}
+	}
+	b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+	if sum == nil {
+		return BroadcastToDims(InsertAxes(b, 0), codes.Shape().Dimensions[0], dim)
+	}
+	return Add(sum, InsertAxes(b, 0))
+}
+
+// pool reads out each graph: h [N, D] with graphID [N] in [0, numGraphs) → [numGraphs, D],
+// counting only rows with mask 1. Graphs without nodes get zeros.
+func pool(kind string, h, graphID, mask *Node, numGraphs int) *Node {
+	g := h.Graph()
+	dtype := h.DType()
+	d := h.Shape().Dimensions[1]
+	idx := InsertAxes(graphID, -1)
+	count := ScatterSum(Zeros(g, shapes.Make(dtype, numGraphs)), idx, mask, false, false)
+	has := InsertAxes(GreaterThan(count, ZerosLike(count)), -1)
+	has = BroadcastToDims(has, numGraphs, d)
+	if kind == PoolMax {
+		negInf := BroadcastToDims(Infinity(g, dtype, -1), numGraphs, d)
+		keep := BroadcastToDims(InsertAxes(GreaterThan(mask, ZerosLike(mask)), -1), h.Shape().Dimensions...)
+		vals := Where(keep, h, BroadcastToDims(Infinity(g, dtype, -1), h.Shape().Dimensions...))
+		mx := ScatterMax(negInf, idx, vals, false, false)
+		return Where(has, mx, ZerosLike(mx))
+	}
+	sum := ScatterSum(Zeros(g, shapes.Make(dtype, numGraphs, d)), idx, Mul(h, InsertAxes(mask, -1)), false, false)
+	if kind == PoolSum {
+		return sum
+	}
+	return Div(sum, InsertAxes(MaxScalar(count, 1), -1))
+}
+
+// head is the prediction MLP: HeadLayers−1 hidden layers of width HiddenDim with ReLU
+// (with HeadNorm: a bias-free linear map and a batch norm over the rows where mask is
+// set) and a final linear map to the outputs.
+func (m *Model) head(scope *model.Scope, x, mask *Node) *Node {
+	d := m.cfg.HiddenDim
+	for i := 0; i < m.cfg.HeadLayers-1; i++ {
+		s := scope.In("hidden_%d", i)
+		if m.cfg.HeadNorm {
+			x = glayers.Dense(s, x, false, d)
+			x = layers.NewBatchNorm(s.In("norm"), x).Mask(mask).Done()
+		} else {
+			x = glayers.Dense(s, x, true, d)
+		}
+		x = MaxScalar(x, 0)
+	}
+	return glayers.Dense(scope.In("output"), x, true, m.spec.outDim)
+}
+
+// numWorkers is the parallelism of host-side preprocessing.
+func numWorkers() int { return max(1, runtime.GOMAXPROCS(0)) }

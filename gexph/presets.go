@@ -1,0 +1,165 @@
+package gexph
+
+import (
+	"fmt"
+	"sort"
+)
+
+// baseConfig holds the settings shared by the presets: GraphGPS's defaults (AdamW,
+// weight decay 1e-5, 5 warm-up epochs of a cosine schedule, gradient clipping at norm
+// 1, batch norm) and a full Exphormer interaction graph.
+func baseConfig() Config {
+	return Config{
+		Layers: 4, HiddenDim: 64, Heads: 4,
+		PE:   PENone,
+		MPNN: MPNNGatedGCN, Attention: AttnExphormer,
+		LocalEdges: true, ExpanderEdges: true, GlobalEdges: true,
+		ExpanderDegree: 6, ExpanderAlgorithm: ExpanderStandard, VirtualNodes: 1,
+		Norm: NormBatch, Pooling: PoolMean, HeadLayers: 3,
+		BatchSize: 32, LearningRate: 1e-3, WeightDecay: 1e-5,
+		Epochs: 100, WarmupEpochs: 5, GradClip: 1,
+		Metric: MetricAccuracy,
+	}
+}
+
+// presetTable returns the presets by name. The architecture and optimisation columns
+// come from the paper's tables 7 (CIFAR10, MNIST, MalNet-Tiny, PATTERN, CLUSTER), 8
+// (LRGB) and 9 (transductive graphs); attention dropout, weight decay, warm-up, head
+// depth and the PE sizes (10 eigenvectors; LapPE embedding 16) follow the GraphGPS
+// configurations the paper builds on. Degree "-" in the tables means no expander, zero
+// virtual nodes means no global edges.
+func presetTable() map[string]Config {
+	p := map[string]Config{}
+	add := func(name string, edit func(c *Config)) {
+		c := baseConfig()
+		c.Preset = name
+		edit(&c)
+		p[name] = c
+	}
+	sbm := func(c *Config) {
+		c.PE, c.PESize = PEESLap, 10
+		c.Dropout, c.AttnDropout = 0, 0.2
+		c.LearningRate = 2e-4
+		c.Metric, c.Loss = MetricWeightedAccuracy, LossWeightedCrossEntropy
+		c.Pooling = PoolSum
+	}
+	add("pattern", func(c *Config) {
+		sbm(c)
+		c.Layers, c.HiddenDim, c.Heads = 4, 40, 4
+		c.BatchSize, c.Epochs = 32, 120
+		c.ExpanderDegree, c.VirtualNodes = 14, 4
+	})
+	add("cluster", func(c *Config) {
+		sbm(c)
+		c.Layers, c.HiddenDim, c.Heads = 20, 32, 8
+		c.BatchSize, c.Epochs = 16, 200
+		c.ExpanderDegree, c.VirtualNodes = 6, 3
+	})
+	image := func(c *Config) {
+		c.Layers, c.HiddenDim, c.Heads = 5, 40, 4
+		c.Dropout, c.AttnDropout = 0.1, 0.1
+		c.PE, c.PESize = PEESLap, 10
+		c.BatchSize, c.LearningRate, c.Epochs = 16, 1e-3, 150
+		c.ExpanderDegree, c.VirtualNodes = 10, 1
+		c.HeadLayers = 2
+	}
+	add("mnist", image)
+	add("cifar10", image)
+	add("malnet-tiny", func(c *Config) {
+		c.Layers, c.HiddenDim, c.Heads = 5, 64, 4
+		c.Dropout, c.AttnDropout = 0, 0.2
+		c.BatchSize, c.LearningRate, c.Epochs = 16, 5e-4, 150
+		c.ExpanderEdges, c.ExpanderDegree, c.VirtualNodes = false, 0, 4
+		c.Pooling = PoolMax
+	})
+	lrgb := func(c *Config) {
+		c.PE, c.PESize, c.PEDim = PELap, 10, 16
+		c.WeightDecay = 0
+		c.AttnDropout = 0.5
+	}
+	add("pascalvoc-sp", func(c *Config) {
+		lrgb(c)
+		c.Layers, c.HiddenDim, c.Heads, c.Dropout = 4, 96, 8, 0.15
+		c.BatchSize, c.LearningRate, c.Epochs = 32, 5e-4, 300
+		c.ExpanderDegree, c.GlobalEdges, c.VirtualNodes = 14, false, 0
+		c.Metric, c.Loss = MetricMacroF1, LossWeightedCrossEntropy
+	})
+	add("coco-sp", func(c *Config) {
+		lrgb(c)
+		c.Layers, c.HiddenDim, c.Heads, c.Dropout = 7, 72, 4, 0
+		c.BatchSize, c.LearningRate, c.Epochs = 32, 5e-4, 300
+		c.ExpanderDegree, c.GlobalEdges, c.VirtualNodes = 22, false, 0
+		c.Metric, c.Loss = MetricMacroF1, LossWeightedCrossEntropy
+	})
+	peptides := func(c *Config) {
+		lrgb(c)
+		c.BatchSize, c.LearningRate, c.Epochs = 128, 3e-4, 200
+		c.ExpanderEdges, c.ExpanderDegree = false, 0
+	}
+	add("peptides-func", func(c *Config) {
+		peptides(c)
+		c.Layers, c.HiddenDim, c.Heads, c.Dropout = 8, 64, 4, 0.12
+		c.VirtualNodes = 1
+		c.Metric, c.Loss = MetricAP, LossBCE
+	})
+	add("peptides-struct", func(c *Config) {
+		peptides(c)
+		c.Layers, c.HiddenDim, c.Heads, c.Dropout = 4, 88, 4, 0.12
+		c.VirtualNodes = 6
+		c.Metric, c.Loss = MetricMAE, LossL1
+	})
+	add("pcqm-contact", func(c *Config) {
+		peptides(c)
+		c.Layers, c.HiddenDim, c.Heads, c.Dropout = 7, 64, 4, 0
+		c.VirtualNodes = 6
+		c.Metric = MetricMRR
+	})
+	transductive := func(layers, hidden, epochs int, dropout, lr float64) func(c *Config) {
+		return func(c *Config) {
+			c.Layers, c.HiddenDim, c.Heads = layers, hidden, 2
+			c.Dropout, c.AttnDropout = dropout, dropout
+			c.MPNN = MPNNGCN
+			c.BatchSize, c.LearningRate, c.Epochs = 1, lr, epochs
+			c.ExpanderDegree, c.GlobalEdges, c.VirtualNodes = 6, false, 0
+			c.HeadLayers, c.HeadNorm = 2, true
+		}
+	}
+	add("ogbn-arxiv", transductive(3, 96, 600, 0.3, 0.01))
+	add("computers", transductive(4, 80, 150, 0.4, 1e-3))
+	add("photo", transductive(4, 64, 100, 0.4, 1e-3))
+	add("cs", transductive(4, 72, 70, 0.4, 1e-3))
+	add("physics", transductive(4, 72, 70, 0.4, 1e-3))
+	add("cora", transductive(4, 80, 150, 0.4, 1e-3))
+	add("citeseer", transductive(4, 80, 150, 0.4, 1e-3))
+	// demo: a small PATTERN model on a subset, for a run of a few minutes on a laptop.
+	add("demo", func(c *Config) {
+		sbm(c)
+		c.Layers, c.HiddenDim, c.Heads = 3, 32, 4
+		c.PESize = 8
+		c.AttnDropout = 0
+		c.BatchSize, c.LearningRate, c.Epochs, c.WarmupEpochs = 16, 2e-3, 5, 0
+		c.ExpanderDegree, c.VirtualNodes = 6, 1
+		c.MaxTrain, c.MaxVal, c.MaxTest = 512, 128, 256
+	})
+	return p
+}
+
+// Preset returns the named preset (see PresetNames). The result is a fresh copy.
+func Preset(name string) (Config, error) {
+	c, ok := presetTable()[name]
+	if !ok {
+		return Config{}, fmt.Errorf("preset: unknown name %q (choices: %s)", name, quoteList(PresetNames()))
+	}
+	return c, nil
+}
+
+// PresetNames lists the preset names in alphabetical order.
+func PresetNames() []string {
+	t := presetTable()
+	names := make([]string, 0, len(t))
+	for n := range t {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}

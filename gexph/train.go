@@ -1,0 +1,669 @@
+package gexph
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
+)
+
+// TrainOptions sets where and how a run executes; the Config says what is trained.
+type TrainOptions struct {
+	// OutDir receives the checkpoints (last.ckpt, best.ckpt), the per-epoch JSON log
+	// (log.jsonl) and result.json. Empty: nothing is written.
+	OutDir string
+	// Backend is a backend spec for NewBackend ("" is the pure-Go backend).
+	Backend string
+	// Padding pads batches to bucketed shapes: "none", "pow2", "exp:B", "linear:S", or ""
+	// for "pow2" on mini-batches and "none" on a transductive graph. Padding never
+	// changes results; it lets compiled programs be reused.
+	Padding string
+	// Log receives a progress line per epoch (and a bar on a terminal); nil is silent.
+	Log io.Writer
+	// Resume continues from OutDir/last.ckpt when it exists. The checkpoint's config
+	// must equal the run's apart from epochs and patience.
+	Resume bool
+	// StopAfter, if positive, stops the run after that many epochs of this call (the
+	// checkpoint allows resuming later); the schedule still follows Config.Epochs.
+	StopAfter int
+	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
+	// default to the Config's Seed and MaxTrain/MaxVal/MaxTest).
+	Data data.LoadOptions
+}
+
+// Result summarises a training run. The JSON names are stable.
+type Result struct {
+	// Dataset is the data set's name and Preset the config's preset.
+	Dataset string `json:"dataset"`
+	Preset  string `json:"preset"`
+	// Params is the number of trainable parameters.
+	Params int `json:"params"`
+	// Epochs is the number of completed epochs; BestEpoch the one with the best
+	// validation metric.
+	Epochs    int `json:"epochs"`
+	BestEpoch int `json:"best_epoch"`
+	// ValMetric is the best validation metric and TestMetric the test metric of that
+	// epoch; Metric names them.
+	ValMetric  float64 `json:"val_metric"`
+	TestMetric float64 `json:"test_metric"`
+	Metric     string  `json:"metric"`
+	// Seconds is the wall time of the run (this call).
+	Seconds float64 `json:"seconds"`
+	// EarlyStopped tells whether patience ended the run.
+	EarlyStopped bool `json:"early_stopped"`
+	// Backend is the backend spec used.
+	Backend string `json:"backend"`
+	// Config is the run's configuration.
+	Config Config `json:"config"`
+	// History holds every epoch's statistics.
+	History []EpochStats `json:"history"`
+}
+
+// LearningRate returns the learning rate of epoch (0-based) under cfg's schedule, as
+// GraphGPS's cosine_with_warmup stepped once per epoch: a linear warm-up
+// lr·max(10⁻⁶, e/W) over the first W = WarmupEpochs epochs, then a half cosine
+// lr·½(1 + cos(π·(e − W)/(Epochs − W))) towards 0.
+func LearningRate(cfg Config, epoch int) float64 {
+	w := cfg.WarmupEpochs
+	if epoch < w {
+		return cfg.LearningRate * math.Max(1e-6, float64(epoch)/float64(max(1, w)))
+	}
+	progress := float64(epoch-w) / float64(max(1, cfg.Epochs-w))
+	return cfg.LearningRate * math.Max(0, 0.5*(1+math.Cos(math.Pi*progress)))
+}
+
+// subsetSplit returns ds with its split cut to cfg's MaxTrain/MaxVal/MaxTest (a shallow
+// copy; ds is not modified).
+func subsetSplit(ds *data.Dataset, cfg *Config) *data.Dataset {
+	if cfg.MaxTrain == 0 && cfg.MaxVal == 0 && cfg.MaxTest == 0 {
+		return ds
+	}
+	cut := func(idx []int, n int) []int {
+		if n > 0 && n < len(idx) {
+			return idx[:n]
+		}
+		return idx
+	}
+	out := *ds
+	out.Split = data.Split{Train: cut(ds.Split.Train, cfg.MaxTrain), Val: cut(ds.Split.Val, cfg.MaxVal), Test: cut(ds.Split.Test, cfg.MaxTest)}
+	return &out
+}
+
+// gradientOptimizer is an optimizer that applies given gradients (GoMLX's Adam).
+type gradientOptimizer interface {
+	UpdateGraphWithGradients(scope *model.Scope, grads []*Node, lossDType dtypes.DType)
+}
+
+// clipByGlobalNorm scales the gradients by min(1, maxNorm/(‖g‖ + 10⁻⁶)), ‖g‖ the L2
+// norm of all of them together (PyTorch's clip_grad_norm_).
+func clipByGlobalNorm(grads []*Node, maxNorm float64) []*Node {
+	var sq *Node
+	for _, g := range grads {
+		s := ReduceAllSum(Square(g))
+		if sq == nil {
+			sq = s
+		} else {
+			sq = Add(sq, s)
+		}
+	}
+	coef := MinScalar(Reciprocal(MulScalar(AddScalar(Sqrt(sq), 1e-6), 1/maxNorm)), 1)
+	out := make([]*Node, len(grads))
+	for i, g := range grads {
+		out[i] = Mul(g, ConvertDType(coef, g.DType()))
+	}
+	return out
+}
+
+// prepareTraining creates the optimizer, its learning-rate variable and the training
+// step executor.
+func (m *Model) prepareTraining() error {
+	if m.trainExec != nil {
+		return nil
+	}
+	opt := optimizer.Adam().LearningRate(m.cfg.LearningRate).WeightDecay(m.cfg.WeightDecay).Epsilon(1e-8).Done()
+	gopt, ok := opt.(gradientOptimizer)
+	if !ok {
+		return errors.New("train: the Adam optimizer does not accept gradients")
+	}
+	clip := m.cfg.GradClip
+	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
+		g := ins[0].Graph()
+		scope.SetTraining(g, true) // variables as parameters, dropout and batch statistics on
+		in := m.bind(ins)
+		out := m.modelGraph(scope, in)
+		loss := m.lossGraph(out, in)
+		grads := scope.BuildTrainableVariablesGradientsGraph(loss)
+		if clip > 0 {
+			grads = clipByGlobalNorm(grads, clip)
+		}
+		gopt.UpdateGraphWithGradients(scope, grads, loss.DType())
+		return []*Node{loss, out}
+	})
+	if err != nil {
+		return fmt.Errorf("train: %w", err)
+	}
+	m.trainExec = e
+	return nil
+}
+
+// setLearningRate sets the optimizer's learning rate for the next steps.
+func (m *Model) setLearningRate(lr float64) error {
+	v := optimizer.LearningRateVar(m.store.RootScope(), dtypes.Float32, lr)
+	if err := v.SetValue(tensors.FromScalar(float32(lr))); err != nil {
+		return fmt.Errorf("train: setting the learning rate: %w", err)
+	}
+	return nil
+}
+
+// trainStep runs one optimisation step on b and returns the loss and the outputs.
+func (m *Model) trainStep(b *hostBatch) (float64, []float32, error) {
+	if err := m.checkNames(b); err != nil {
+		return 0, nil, err
+	}
+	if noteShape(&m.trainShapes, b) && m.trainExec != nil {
+		m.trainExec.Finalize()
+		m.trainExec = nil
+	}
+	if err := m.prepareTraining(); err != nil {
+		return 0, nil, err
+	}
+	outs, err := m.trainExec.Call(b.tensors()...)
+	m.weightsChanged()
+	if err != nil {
+		return 0, nil, fmt.Errorf("train step: %w", err)
+	}
+	loss := float64(tensors.MustCopyFlatData[float32](outs[0])[0])
+	out := tensors.MustCopyFlatData[float32](outs[1])
+	for _, t := range outs {
+		t.FinalizeAll()
+	}
+	if math.IsNaN(loss) || math.IsInf(loss, 0) {
+		return loss, out, fmt.Errorf("train step: loss is %v", loss)
+	}
+	return loss, out, nil
+}
+
+// collector gathers the predictions of a pass for a metric and the loss.
+type collector struct {
+	m             *Model
+	pred, label   []int32
+	score, target []float64
+	lossSum, wSum float64
+}
+
+// add records rows of out ([b.padded rows × outDim]) with their batch loss.
+func (c *collector) add(out []float32, b *hostBatch, rows []int, loss, weight float64) {
+	k := c.m.spec.outDim
+	c.lossSum += loss * weight
+	c.wSum += weight
+	for _, r := range rows {
+		row := out[r*k : (r+1)*k]
+		if b.labels != nil {
+			c.label = append(c.label, b.labels[r])
+			c.pred = append(c.pred, predictClass(row))
+		} else {
+			for j, v := range row {
+				c.score = append(c.score, float64(v))
+				c.target = append(c.target, float64(b.targets[r*k+j]))
+			}
+		}
+	}
+}
+
+// predictClass returns the class of one output row: the sign of a single logit, else
+// the arg-max.
+func predictClass(row []float32) int32 {
+	if len(row) == 1 {
+		if row[0] > 0 {
+			return 1
+		}
+		return 0
+	}
+	best := 0
+	for j, v := range row {
+		if v > row[best] {
+			best = j
+		}
+	}
+	return int32(best)
+}
+
+func (c *collector) loss() float64 {
+	if c.wSum == 0 {
+		return 0
+	}
+	return c.lossSum / c.wSum
+}
+
+// metric returns the named metric of the collected predictions.
+func (c *collector) metric(name string) (float64, error) {
+	switch name {
+	case MetricAccuracy:
+		return Accuracy(c.pred, c.label)
+	case MetricWeightedAccuracy:
+		return WeightedAccuracy(c.pred, c.label)
+	case MetricMacroF1:
+		return MacroF1(c.pred, c.label)
+	case MetricAP:
+		return AveragePrecision(c.score, c.target, c.m.spec.outDim)
+	case MetricMAE:
+		return MAE(c.score, c.target)
+	}
+	return 0, fmt.Errorf("metric %q is not supported for training", name)
+}
+
+// allRows returns 0..n−1.
+func allRows(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+// batchesOf cuts graph indices into batches of size.
+func batchesOf(idx []int, size int) [][]int {
+	var out [][]int
+	for i := 0; i < len(idx); i += size {
+		out = append(out, idx[i:min(i+size, len(idx))])
+	}
+	return out
+}
+
+// SplitResult is the loss and metric of one split.
+type SplitResult struct {
+	// Loss is the training loss function's value, averaged over the split's examples.
+	Loss float64 `json:"loss"`
+	// Metric is the configured metric (Config.Metric) on the split.
+	Metric float64 `json:"metric"`
+}
+
+// EvaluateSplit runs the model in inference mode over one split of ds ("train", "val"
+// or "test") and returns its loss and the configured metric.
+func (m *Model) EvaluateSplit(ds *data.Dataset, split string) (SplitResult, error) {
+	res, err := m.evaluate(ds, []string{split})
+	if err != nil {
+		return SplitResult{}, err
+	}
+	return res[0], nil
+}
+
+// splitIndices returns the indices of the named split.
+func splitIndices(ds *data.Dataset, split string) ([]int, error) {
+	switch split {
+	case "train":
+		return ds.Split.Train, nil
+	case "val":
+		return ds.Split.Val, nil
+	case "test":
+		return ds.Split.Test, nil
+	}
+	return nil, fmt.Errorf("evaluate: unknown split %q (choices: \"train\", \"val\", \"test\")", split)
+}
+
+// evaluate returns the loss and metric of each split (one inference pass for a
+// transductive data set).
+func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, error) {
+	res := make([]SplitResult, len(splits))
+	if m.spec.transductive {
+		b, err := m.buildBatch(ds, []int{0}, nil)
+		if err != nil {
+			return nil, err
+		}
+		outT, err := m.forward(b)
+		if err != nil {
+			return nil, err
+		}
+		out := tensors.MustCopyFlatData[float32](outT)
+		outT.FinalizeAll()
+		for i, split := range splits {
+			idx, err := splitIndices(ds, split)
+			if err != nil {
+				return nil, err
+			}
+			w := make([]float32, b.rows)
+			for _, v := range idx {
+				w[v] = 1
+			}
+			loss, sumW := m.hostLoss(out, b.labels, b.targets, w)
+			c := &collector{m: m}
+			c.add(out, b, idx, loss, sumW)
+			if res[i].Metric, err = c.metric(m.cfg.Metric); err != nil {
+				return nil, fmt.Errorf("evaluate %s: %w", split, err)
+			}
+			res[i].Loss = c.loss()
+		}
+		return res, nil
+	}
+	for i, split := range splits {
+		idx, err := splitIndices(ds, split)
+		if err != nil {
+			return nil, err
+		}
+		c := &collector{m: m}
+		for _, graphs := range batchesOf(idx, m.cfg.BatchSize) {
+			b, err := m.buildBatch(ds, graphs, nil)
+			if err != nil {
+				return nil, err
+			}
+			outT, err := m.forward(b)
+			if err != nil {
+				return nil, err
+			}
+			out := tensors.MustCopyFlatData[float32](outT)
+			outT.FinalizeAll()
+			loss, sumW := m.hostLoss(out, b.labels, b.targets, b.weights[:b.rows])
+			c.add(out, b, allRows(b.rows), loss, sumW)
+		}
+		if res[i].Metric, err = c.metric(m.cfg.Metric); err != nil {
+			return nil, fmt.Errorf("evaluate %s: %w", split, err)
+		}
+		res[i].Loss = c.loss()
+	}
+	return res, nil
+}
+
+// trainEpoch runs one epoch of training steps and returns its loss, metric, number of
+// training examples and training seconds.
+func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress) (loss, metric float64, examples int, secs float64, err error) {
+	start := time.Now()
+	c := &collector{m: m}
+	if m.spec.transductive {
+		b, err := m.buildBatch(ds, []int{0}, ds.Split.Train)
+		if err != nil {
+			return 0, 0, 0, 0, err
+		}
+		l, out, err := m.trainStep(b)
+		if err != nil {
+			return 0, 0, 0, 0, fmt.Errorf("epoch %d: %w", epoch, err)
+		}
+		c.add(out, b, ds.Split.Train, l, float64(len(ds.Split.Train)))
+		examples = len(ds.Split.Train)
+	} else {
+		order := append([]int(nil), ds.Split.Train...)
+		rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(epoch)))
+		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		batches := batchesOf(order, m.cfg.BatchSize)
+		for bi, graphs := range batches {
+			if err := ctx.Err(); err != nil {
+				return 0, 0, 0, 0, err
+			}
+			b, err := m.buildBatch(ds, graphs, nil)
+			if err != nil {
+				return 0, 0, 0, 0, err
+			}
+			l, out, err := m.trainStep(b)
+			if err != nil {
+				return 0, 0, 0, 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
+			}
+			sumW := 0.0
+			for _, w := range b.weights {
+				sumW += float64(w)
+			}
+			c.add(out, b, allRows(b.rows), l, sumW)
+			prog.step(epoch, bi+1, len(batches))
+		}
+		examples = len(order)
+	}
+	metric, err = c.metric(m.cfg.Metric)
+	if err != nil {
+		return 0, 0, 0, 0, fmt.Errorf("epoch %d: train %w", epoch, err)
+	}
+	return c.loss(), metric, examples, time.Since(start).Seconds(), nil
+}
+
+// sameRun tells whether two configs describe the same run apart from its length.
+func sameRun(a, b Config) bool {
+	a.Epochs, b.Epochs = 0, 0
+	a.Patience, b.Patience = 0, 0
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
+}
+
+// better tells whether metric value a beats b.
+func better(metric string, a, b float64) bool {
+	if higherIsBetter(metric) {
+		return a > b
+	}
+	return a < b
+}
+
+// Train trains a model of cfg on ds and returns the result: AdamW with the cosine
+// schedule of LearningRate, gradient clipping, early stopping on the validation metric
+// (Config.Patience), the test metric of the best validation epoch, and — with
+// opts.OutDir — checkpoints after every epoch (last.ckpt) and of the best epoch
+// (best.ckpt), log.jsonl and result.json. Inductive data sets train on mini-batches of
+// graphs shuffled per epoch by the seed; transductive ones full-batch with the loss on
+// the training nodes. The same seed gives the same run; a resumed run (opts.Resume)
+// continues exactly as an uninterrupted one.
+func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions) (*Result, error) {
+	start := time.Now()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if ds == nil {
+		return nil, errors.New("train: nil data set")
+	}
+	if err := ds.Validate(); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	ds = subsetSplit(ds, &cfg)
+	if len(ds.Split.Train) == 0 || len(ds.Split.Val) == 0 {
+		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))
+	}
+	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding})
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	prog := newProgress(opts.Log, cfg.Metric, cfg.Epochs)
+	prog.printf("gexph: %s, preset %q: %d parameters, backend %s", ds.Name, cfg.Preset, m.ParamCount(), m.Backend())
+	if m.pe != nil && !m.spec.transductive {
+		all := append(append(append([]int(nil), ds.Split.Train...), ds.Split.Val...), ds.Split.Test...)
+		if err := m.pe.precompute(ds, all, numWorkers()); err != nil {
+			return nil, err
+		}
+	}
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name}
+	if opts.OutDir != "" {
+		if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+	}
+	if opts.Resume {
+		if opts.OutDir == "" {
+			return nil, errors.New("train: Resume needs OutDir")
+		}
+		ck, err := readCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile))
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			prog.printf("no checkpoint in %s: starting from scratch", opts.OutDir)
+		case err != nil:
+			return nil, err
+		default:
+			if !sameRun(ck.info.Config, cfg) {
+				return nil, fmt.Errorf("train: the checkpoint in %s was made with another config (only epochs and patience may change)", opts.OutDir)
+			}
+			if err := ck.restore(m.store); err != nil {
+				return nil, err
+			}
+			m.weightsChanged()
+			info.Epoch, info.BestEpoch, info.BestVal, info.History = ck.info.Epoch, ck.info.BestEpoch, ck.info.BestVal, ck.info.History
+			prog.printf("resuming after epoch %d", info.Epoch)
+		}
+	}
+	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(), Config: cfg}
+	finish := func() *Result {
+		res.Epochs, res.BestEpoch, res.History = info.Epoch, info.BestEpoch, info.History
+		if info.BestEpoch > 0 {
+			res.ValMetric = info.BestVal
+			if t := info.History[info.BestEpoch-1].TestMetric; t != nil {
+				res.TestMetric = *t
+			}
+		}
+		res.Seconds = time.Since(start).Seconds()
+		return res
+	}
+	ran := 0
+	for epoch := info.Epoch + 1; epoch <= cfg.Epochs; epoch++ {
+		if opts.StopAfter > 0 && ran >= opts.StopAfter {
+			break
+		}
+		if cfg.Patience > 0 && info.BestEpoch > 0 && epoch-1-info.BestEpoch >= cfg.Patience {
+			res.EarlyStopped = true
+			prog.printf("early stopping: no better validation %s in %d epochs", cfg.Metric, cfg.Patience)
+			break
+		}
+		if err := ctx.Err(); err != nil {
+			return finish(), fmt.Errorf("train: %w", err)
+		}
+		epochStart := time.Now()
+		lr := LearningRate(cfg, epoch-1)
+		if err := m.setLearningRate(lr); err != nil {
+			return nil, err
+		}
+		trainLoss, trainMetric, examples, trainSecs, err := m.trainEpoch(ctx, ds, epoch, prog)
+		if err != nil {
+			return finish(), fmt.Errorf("train: %w", err)
+		}
+		val, err := m.evaluate(ds, []string{"val"})
+		if err != nil {
+			return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)
+		}
+		st := EpochStats{Epoch: epoch, TrainLoss: trainLoss, TrainMetric: trainMetric, ValLoss: val[0].Loss,
+			ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(examples) / math.Max(trainSecs, 1e-9)}
+		if info.BestEpoch == 0 || better(cfg.Metric, st.ValMetric, info.BestVal) {
+			st.Best = true
+			info.BestEpoch, info.BestVal = epoch, st.ValMetric
+			if len(ds.Split.Test) > 0 {
+				test, err := m.evaluate(ds, []string{"test"})
+				if err != nil {
+					return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)
+				}
+				st.TestMetric = &test[0].Metric
+			}
+		}
+		st.Seconds = time.Since(epochStart).Seconds()
+		info.Epoch = epoch
+		info.History = append(info.History, st)
+		ran++
+		prog.epoch(st)
+		if opts.OutDir != "" {
+			if err := saveCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile), info, m.store); err != nil {
+				return finish(), fmt.Errorf("train: %w", err)
+			}
+			if st.Best {
+				if err := saveCheckpoint(filepath.Join(opts.OutDir, BestCheckpointFile), info, m.store); err != nil {
+					return finish(), fmt.Errorf("train: %w", err)
+				}
+			}
+			if err := writeHistory(filepath.Join(opts.OutDir, "log.jsonl"), info.History); err != nil {
+				return finish(), fmt.Errorf("train: %w", err)
+			}
+		}
+	}
+	finish()
+	prog.printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
+	if opts.OutDir != "" {
+		if err := writeJSONFile(filepath.Join(opts.OutDir, "result.json"), res); err != nil {
+			return res, fmt.Errorf("train: %w", err)
+		}
+	}
+	return res, nil
+}
+
+// TrainFromSpec loads the data set named by spec with data.Load (opts.Data; its Seed
+// and generated split sizes default to cfg.Seed and cfg.MaxTrain/MaxVal/MaxTest) and
+// trains cfg on it with Train.
+func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptions) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	lo := opts.Data
+	if lo.Seed == 0 {
+		lo.Seed = cfg.Seed
+	}
+	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
+		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
+	}
+	ds, err := data.Load(spec, lo)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return Train(ctx, cfg, ds, opts)
+}
+
+// EvalResult holds the loss and metric of every split of an evaluation.
+type EvalResult struct {
+	// Dataset is the data set's name and Metric the metric's.
+	Dataset string `json:"dataset"`
+	Metric  string `json:"metric"`
+	// Epoch is the number of epochs the checkpoint had completed.
+	Epoch int `json:"epoch"`
+	// Params is the number of trainable parameters.
+	Params int `json:"params"`
+	// Train, Val and Test are the splits' results (zero for an empty split).
+	Train SplitResult `json:"train"`
+	Val   SplitResult `json:"val"`
+	Test  SplitResult `json:"test"`
+}
+
+// Evaluate loads the checkpoint at path (e.g. OutDir/best.ckpt) and evaluates its model
+// on the train, validation and test splits of ds (cut as the checkpoint's config says).
+func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions) (*EvalResult, error) {
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	if ds == nil {
+		return nil, errors.New("evaluate: nil data set")
+	}
+	if err := ds.Validate(); err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
+	}
+	cfg := ck.info.Config
+	ds = subsetSplit(ds, &cfg)
+	m, err := NewModelWithOptions(cfg, ds, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	if err := ck.restore(m.store); err != nil {
+		return nil, err
+	}
+	m.weightsChanged()
+	out := &EvalResult{Dataset: ds.Name, Metric: cfg.Metric, Epoch: ck.info.Epoch, Params: m.ParamCount()}
+	for _, s := range []struct {
+		name string
+		dst  *SplitResult
+	}{{"train", &out.Train}, {"val", &out.Val}, {"test", &out.Test}} {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		idx, _ := splitIndices(ds, s.name)
+		if len(idx) == 0 {
+			continue
+		}
+		r, err := m.evaluate(ds, []string{s.name})
+		if err != nil {
+			return nil, err
+		}
+		*s.dst = r[0]
+	}
+	return out, nil
+}
