@@ -1,0 +1,307 @@
+package plots
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"slices"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// maxLogLine bounds the length of one line of a training log.
+const maxLogLine = 1 << 20
+
+// ReadTrainingLog reads a JSON-lines training log, such as the one gexph.Train
+// writes: one JSON object per line (blank lines are skipped) with fields like
+// epoch, train_loss, train_metric, val_loss, val_metric, lr, seconds and
+// examples_per_sec. Each line becomes one record of its numeric fields; true and
+// false become 1 and 0, and null, strings, arrays and objects are left out, so a
+// field missing from some epochs (test_metric) is simply absent there. Errors
+// name the file and line.
+func ReadTrainingLog(path string) ([]map[string]float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("plots: reading training log: %w", err)
+	}
+	defer f.Close()
+	return readTrainingLog(f, path)
+}
+
+// readTrainingLog parses a JSON-lines log from r; name is used in errors.
+func readTrainingLog(r io.Reader, name string) ([]map[string]float64, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLogLine)
+	records := []map[string]float64{}
+	line := 0
+	for sc.Scan() {
+		line++
+		text := bytes.TrimSpace(sc.Bytes())
+		if len(text) == 0 {
+			continue
+		}
+		rec, err := decodeRecord(text)
+		if err != nil {
+			return nil, fmt.Errorf("plots: %s:%d: %w", name, line, err)
+		}
+		records = append(records, rec)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("plots: %s:%d: line longer than %d bytes", name, line+1, maxLogLine)
+		}
+		return nil, fmt.Errorf("plots: %s:%d: %w", name, line+1, err)
+	}
+	return records, nil
+}
+
+// decodeRecord decodes one JSON object into its numeric (and boolean) fields.
+func decodeRecord(text []byte) (map[string]float64, error) {
+	var fields map[string]any
+	dec := json.NewDecoder(bytes.NewReader(text))
+	if err := dec.Decode(&fields); err != nil {
+		return nil, fmt.Errorf("not a JSON object: %w", err)
+	}
+	if fields == nil {
+		return nil, fmt.Errorf("not a JSON object: null")
+	}
+	if dec.More() {
+		return nil, fmt.Errorf("text after the JSON object")
+	}
+	rec := make(map[string]float64, len(fields))
+	for k, v := range fields {
+		switch v := v.(type) {
+		case float64:
+			rec[k] = v
+		case bool:
+			rec[k] = 0
+			if v {
+				rec[k] = 1
+			}
+		}
+	}
+	return rec, nil
+}
+
+// EpochRecords turns training statistics into records for TrainingCurves: history
+// is a slice of structs with JSON field tags, such as the []gexph.EpochStats of a
+// training result, or anything else that encodes as a JSON array of objects (a nil
+// slice gives no records). Each element becomes one record of its numeric fields,
+// as in ReadTrainingLog.
+func EpochRecords(history any) ([]map[string]float64, error) {
+	data, err := json.Marshal(history)
+	if err != nil {
+		return nil, fmt.Errorf("plots: epoch records: %w", err)
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(data, &items); err != nil {
+		return nil, fmt.Errorf("plots: epoch records: %T does not encode as a JSON array: %w", history, err)
+	}
+	records := make([]map[string]float64, len(items))
+	for i, item := range items {
+		if records[i], err = decodeRecord(item); err != nil {
+			return nil, fmt.Errorf("plots: epoch records: element %d: %w", i, err)
+		}
+	}
+	return records, nil
+}
+
+// TrainingCurves draws the fields keys of the records (from ReadTrainingLog or
+// EpochRecords) against the epoch, one line with markers per key; nil keys draw
+// train_loss and val_loss. The x value of a record is its "epoch" field, or its
+// position (from 1) when any record lacks one; records without a key leave a gap
+// in that key's line. Losses and metrics have different scales, so draw them in
+// separate figures. logY draws the values on a log scale (non-positive values are
+// then left out).
+func TrainingCurves(records []map[string]float64, keys []string, logY bool) (*plot.Plot, error) {
+	if len(records) == 0 {
+		return nil, fmt.Errorf("plots: training curves: no records")
+	}
+	if keys == nil {
+		keys = []string{"train_loss", "val_loss"}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("plots: training curves: no keys")
+	}
+	byEpoch := true
+	for _, r := range records {
+		if _, ok := r["epoch"]; !ok {
+			byEpoch = false
+			break
+		}
+	}
+	p := newPlot("Training curves", "epoch", trainingYLabel(keys))
+	p.X.Tick.Marker = linearTicks{integer: true}
+	if logY {
+		useLogY(p)
+	}
+	m := &marks{}
+	for i, key := range keys {
+		var xys plotter.XYs
+		for j, r := range records {
+			y, ok := r[key]
+			if !ok {
+				continue
+			}
+			x := float64(j + 1)
+			if byEpoch {
+				x = r["epoch"]
+			}
+			if !isFinite(x) || !isFinite(y) {
+				return nil, fmt.Errorf("plots: training curves: record %d has %s = %v at epoch %v", j, key, y, x)
+			}
+			if logY {
+				if y <= 0 {
+					continue
+				}
+				y = math.Log10(y)
+			}
+			xys = append(xys, plotter.XY{X: x, Y: y})
+		}
+		if len(xys) == 0 && logY {
+			return nil, fmt.Errorf("plots: training curves: no record has a %s above 0 for a log scale", key)
+		}
+		if len(xys) == 0 {
+			return nil, fmt.Errorf("plots: training curves: no record has a %s", key)
+		}
+		l := newSeriesLine(xys, i)
+		pts := newSeriesScatter(xys, i, vg.Points(2.5))
+		p.Add(l, pts)
+		addLegend(p, key, l, pts)
+		m.line(xys)
+	}
+	finishLegend(p, m)
+	return p, nil
+}
+
+// trainingYLabel names the y axis after what the keys have in common.
+func trainingYLabel(keys []string) string {
+	if len(keys) == 1 {
+		return keys[0]
+	}
+	for _, part := range [...]string{"loss", "metric"} {
+		if !slices.ContainsFunc(keys, func(k string) bool { return !strings.Contains(k, part) }) {
+			return part
+		}
+	}
+	return "value"
+}
+
+// AblationBars draws one bar per variant of an ablation: labels[i] under the bar,
+// height means[i], and an error bar of ±stdErrs[i] (nil stdErrs draws none). The
+// value (± error) is written above each bar, since ablations often differ in the
+// last digits; yLabel names the measured quantity.
+func AblationBars(labels []string, means, stdErrs []float64, yLabel string) (*plot.Plot, error) {
+	n := len(labels)
+	if n == 0 {
+		return nil, fmt.Errorf("plots: ablation bars: no labels")
+	}
+	if len(means) != n {
+		return nil, fmt.Errorf("plots: ablation bars: %d labels but %d means", n, len(means))
+	}
+	if stdErrs != nil && len(stdErrs) != n {
+		return nil, fmt.Errorf("plots: ablation bars: %d labels but %d standard errors", n, len(stdErrs))
+	}
+	errAt := func(i int) float64 {
+		if stdErrs == nil {
+			return 0
+		}
+		return stdErrs[i]
+	}
+	for i, m := range means {
+		if !isFinite(m) {
+			return nil, fmt.Errorf("plots: ablation bars: mean %d (%q) is %v", i, labels[i], m)
+		}
+		if e := errAt(i); !isFinite(e) || e < 0 {
+			return nil, fmt.Errorf("plots: ablation bars: standard error %d (%q) is %v", i, labels[i], e)
+		}
+	}
+	p := newPlot("Ablation", "", yLabel)
+	lo, hi := 0.0, 0.0
+	top := make(plotter.XYs, n)
+	text := make([]string, n)
+	// Bars fill 60 % of their slot in a default-width figure, at most 40 points.
+	width := vg.Points(min(40, 0.6*dataAreaWidth/float64(n)))
+	for i, m := range means {
+		e := errAt(i)
+		bar, err := plotter.NewBarChart(plotter.Values{m}, width)
+		if err != nil {
+			return nil, fmt.Errorf("plots: ablation bars: bar %d: %w", i, err)
+		}
+		bar.XMin = float64(i)
+		c := seriesColor(i)
+		bar.Color = c
+		bar.LineStyle = lineStyle(darker(c), 0.8, nil)
+		p.Add(bar)
+		lo, hi = min(lo, m-e), max(hi, m+e)
+		top[i] = plotter.XY{X: float64(i), Y: max(m+e, 0)}
+		text[i] = fmt.Sprintf("%.4g", m)
+		if stdErrs != nil {
+			text[i] += fmt.Sprintf(" ± %.2g", e)
+		}
+	}
+	if stdErrs != nil {
+		eb := &errorBars{means: means, errs: stdErrs, style: lineStyle(rgb(theoryRGB), 1.2, nil)}
+		p.Add(eb)
+	}
+	values, err := plotter.NewLabels(plotter.XYLabels{XYs: top, Labels: text})
+	if err != nil {
+		return nil, fmt.Errorf("plots: ablation bars: value labels: %w", err)
+	}
+	for i := range values.TextStyle {
+		values.TextStyle[i].Font.Size = vg.Points(9)
+		values.TextStyle[i].XAlign = draw.XCenter
+		values.TextStyle[i].YAlign = draw.YBottom
+	}
+	values.Offset = vg.Point{Y: vg.Points(3)}
+	p.Add(values)
+	p.NominalX(labels...)
+	span := hi - lo
+	if span == 0 {
+		span = 1
+	}
+	if lo < 0 {
+		lo -= 0.05 * span
+	}
+	p.Y.Min, p.Y.Max = lo, hi+0.12*span
+	p.X.Min, p.X.Max = -0.6, float64(n)-0.4
+	return p, nil
+}
+
+// darker returns the opaque colour c with its channels at 60 %.
+func darker(c color.Color) color.RGBA {
+	r, g, b, _ := c.RGBA()
+	return color.RGBA{R: uint8(r >> 8 * 6 / 10), G: uint8(g >> 8 * 6 / 10), B: uint8(b >> 8 * 6 / 10), A: 0xff}
+}
+
+// errorBars draws vertical ±err bars with caps on bars at x = 0, 1, ….
+type errorBars struct {
+	means, errs []float64
+	style       draw.LineStyle
+}
+
+// Plot implements plot.Plotter.
+func (e *errorBars) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	capHalf := vg.Points(5)
+	for i, m := range e.means {
+		if e.errs[i] == 0 {
+			continue
+		}
+		x := trX(float64(i))
+		y0, y1 := trY(m-e.errs[i]), trY(m+e.errs[i])
+		c.StrokeLine2(e.style, x, y0, x, y1)
+		c.StrokeLine2(e.style, x-capHalf, y0, x+capHalf, y0)
+		c.StrokeLine2(e.style, x-capHalf, y1, x+capHalf, y1)
+	}
+}
