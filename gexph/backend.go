@@ -1,17 +1,12 @@
 package gexph
 
 import (
-	"fmt"
-	"slices"
-	"strings"
-
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/compute"
-	_ "github.com/gomlx/compute/gobackend" // the pure-Go backend, always available
 )
 
 // DefaultBackend is the backend used when none is named: GoMLX's pure-Go backend.
-const DefaultBackend = "go"
+const DefaultBackend = layers.DefaultBackend
 
 // NewBackend returns the compute backend named by spec, "<name>[:<config>]":
 //
@@ -21,28 +16,4 @@ const DefaultBackend = "go"
 //
 // XLA needs a binary built with the "xla" build tag (and cgo); without it an "xla" spec
 // is an error.
-func NewBackend(spec string) (b compute.Backend, err error) {
-	if spec == "" {
-		spec = DefaultBackend
-	}
-	name, _, _ := strings.Cut(spec, ":")
-	if !slices.Contains(compute.List(), name) {
-		if name == "xla" {
-			return nil, fmt.Errorf("backend %q: this binary was built without XLA support (rebuild with -tags xla)", spec)
-		}
-		avail := compute.List()
-		slices.Sort(avail)
-		return nil, fmt.Errorf("backend %q: unknown backend %q (available: %s)", spec, name, quoteList(avail))
-	}
-	layers.EnsureHeapHeadroom()
-	defer func() {
-		if r := recover(); r != nil {
-			b, err = nil, fmt.Errorf("backend %q: %v", spec, r)
-		}
-	}()
-	b, err = compute.NewWithConfig(spec)
-	if err != nil {
-		return nil, fmt.Errorf("backend %q: %w", spec, err)
-	}
-	return b, nil
-}
+func NewBackend(spec string) (compute.Backend, error) { return layers.NewBackend(spec) }

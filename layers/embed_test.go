@@ -1,0 +1,81 @@
+package layers
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+func TestEdgeTypes(t *testing.T) {
+	seen := map[int32]bool{ExpanderEdgeType: true}
+	for k := range 3 {
+		for _, ty := range []int32{VirtualInEdgeType(k), VirtualOutEdgeType(k)} {
+			if seen[ty] || ty < 0 || int(ty) >= NumInteractionEdgeTypes(3) {
+				t.Errorf("edge type %d (virtual node %d) repeated or out of [0, %d)", ty, k, NumInteractionEdgeTypes(3))
+			}
+			seen[ty] = true
+		}
+	}
+	if len(seen) != NumInteractionEdgeTypes(3) {
+		t.Errorf("%d distinct types, NumInteractionEdgeTypes(3) = %d", len(seen), NumInteractionEdgeTypes(3))
+	}
+}
+
+func TestEmbeddings(t *testing.T) {
+	const d = 3
+	rng := rand.New(rand.NewPCG(61, 1))
+	localT := tensor64(rng, 1, 4, d)
+	local := flat64(t, localT)
+	source := []int32{2, -1, 0, -3, -2, 3}
+	types := []int32{2, 0, 1, 1}
+	store := newStore(t, 62)
+	outs := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
+		x := Slice(in[0], AxisRange(0, 2)) // Two real nodes.
+		return []*Node{
+			MixedEdgeEmbedding(scope.In("mixed"), in[0], in[1], 3),
+			EdgeTypeEmbedding(scope.In("types"), in[2], 3, d, dtypes.Float64),
+			AppendVirtualNodes(scope.In("virtual"), x, 2, 3),
+		}
+	}, localT, source, types)
+	mixedTable := varValue(t, store, "/mixed/embeddings")
+	got := flat64(t, outs[0])
+	for e, s := range source {
+		var want []float64
+		if s >= 0 {
+			want = local[int(s)*d : int(s+1)*d]
+		} else {
+			ty := int(-s - 1)
+			want = mixedTable[ty*d : (ty+1)*d]
+		}
+		if diff := maxAbsDiff(t, got[e*d:(e+1)*d], want); diff != 0 {
+			t.Errorf("mixed edge %d (source %d): got %v, want %v", e, s, got[e*d:(e+1)*d], want)
+		}
+	}
+	typeTable := varValue(t, store, "/types/embeddings")
+	got = flat64(t, outs[1])
+	for e, ty := range types {
+		if diff := maxAbsDiff(t, got[e*d:(e+1)*d], typeTable[int(ty)*d:int(ty+1)*d]); diff != 0 {
+			t.Errorf("typed edge %d: got %v", e, got[e*d:(e+1)*d])
+		}
+	}
+	// Real nodes first, then virtual node k of graph g at row 2 + k·3 + g.
+	virtual := varValue(t, store, "/virtual/embeddings")
+	got = flat64(t, outs[2])
+	if len(got) != (2+2*3)*d {
+		t.Fatalf("AppendVirtualNodes gave %d values, want %d", len(got), (2+2*3)*d)
+	}
+	if diff := maxAbsDiff(t, got[:2*d], local[:2*d]); diff != 0 {
+		t.Errorf("real node states changed by %g", diff)
+	}
+	for k := range 2 {
+		for g := range 3 {
+			row := 2 + k*3 + g
+			if diff := maxAbsDiff(t, got[row*d:(row+1)*d], virtual[k*d:(k+1)*d]); diff != 0 {
+				t.Errorf("row %d is not virtual node %d", row, k)
+			}
+		}
+	}
+}

@@ -1,0 +1,260 @@
+package layers
+
+import (
+	"fmt"
+
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// Local message-passing models of a GPS layer (GPSConfig.Local).
+const (
+	LocalGatedGCN = "gatedgcn" // GraphGPS's CustomGatedGCN, updates the edge states.
+	LocalGINE     = "gine"     // GINE with the data set edge features.
+	LocalGCN      = "gcn"      // GCN, ignores edge features.
+	LocalNone     = "none"     // No local model.
+)
+
+// Global attention models of a GPS layer (GPSConfig.Global).
+const (
+	GlobalExphormer   = "exphormer"   // Exphormer sparse attention on the interaction graph.
+	GlobalTransformer = "transformer" // Full attention within each graph.
+	GlobalPerformer   = "performer"   // Performer (FAVOR+) linear attention within each graph.
+	GlobalBigBird     = "bigbird"     // BigBird block-sparse attention (pattern from BigBirdPattern).
+	GlobalNone        = "none"        // No global model.
+)
+
+// Normalisations of a GPS layer (GPSConfig.Norm).
+const (
+	NormBatch = "batch" // BatchNorm over all nodes of the batch (GraphGPS's default).
+	NormLayer = "layer" // LayerNorm over the features of each node.
+	NormNone  = "none"  // No normalisation.
+)
+
+// GPSConfig holds the hyperparameters of a GPS layer.
+type GPSConfig struct {
+	// Local is the message-passing model: LocalGatedGCN, LocalGINE, LocalGCN or LocalNone.
+	Local string
+	// Global is the attention model: GlobalExphormer, GlobalTransformer, GlobalPerformer,
+	// GlobalBigBird or GlobalNone.
+	Global string
+	// Norm is NormBatch, NormLayer or NormNone.
+	Norm string
+	// Heads is the number of attention heads; it must divide the hidden size.
+	Heads int
+	// Dropout is the rate of dropout on the local and global outputs and in the FFN.
+	Dropout float64
+	// AttentionDropout is the rate of dropout on the attention weights.
+	AttentionDropout float64
+	// ReferenceAttention selects the reference code's clamped softmax for Exphormer.
+	ReferenceAttention bool
+	// RecomputeGathers trades time for memory in Exphormer attention (see
+	// ExphormerAttentionBuilder.RecomputeGathers).
+	RecomputeGathers bool
+	// PerformerFeatures is the number of random features (0: performer_pytorch's default).
+	PerformerFeatures int
+	// PerformerSeed seeds the Performer's random features.
+	PerformerSeed uint64
+	// MaxGraphSize, if positive, pads graphs to this size in the Transformer (see
+	// DenseAttentionBuilder.MaxGraphSize).
+	MaxGraphSize int
+}
+
+// Validate reports the first invalid field of c.
+func (c GPSConfig) Validate() error {
+	switch c.Local {
+	case LocalGatedGCN, LocalGINE, LocalGCN, LocalNone:
+	default:
+		return fmt.Errorf("gps config: unknown local model %q (want gatedgcn, gine, gcn or none)", c.Local)
+	}
+	switch c.Global {
+	case GlobalExphormer, GlobalTransformer, GlobalPerformer, GlobalBigBird, GlobalNone:
+	default:
+		return fmt.Errorf("gps config: unknown global model %q (want exphormer, transformer, performer, bigbird or none)", c.Global)
+	}
+	switch c.Norm {
+	case NormBatch, NormLayer, NormNone:
+	default:
+		return fmt.Errorf("gps config: unknown norm %q (want batch, layer or none)", c.Norm)
+	}
+	if c.Global != GlobalNone && c.Heads <= 0 {
+		return fmt.Errorf("gps config: Heads must be positive, got %d", c.Heads)
+	}
+	if !(c.Dropout >= 0 && c.Dropout < 1) || !(c.AttentionDropout >= 0 && c.AttentionDropout < 1) {
+		return fmt.Errorf("gps config: dropout rates must be in [0, 1), got %g and %g", c.Dropout, c.AttentionDropout)
+	}
+	if c.PerformerFeatures < 0 || c.MaxGraphSize < 0 {
+		return fmt.Errorf("gps config: PerformerFeatures and MaxGraphSize must be ≥ 0, got %d and %d",
+			c.PerformerFeatures, c.MaxGraphSize)
+	}
+	return nil
+}
+
+// GPSLayerBuilder assembles one GPS layer (GraphGPS / Exphormer): a local MPNN and a
+// global attention model run on the same input, each followed by dropout, a residual
+// connection and a normalisation; their outputs are summed and passed through a
+// residual feed-forward block (width 2D, ReLU) and a last normalisation. Create it with
+// NewGPSLayer, give the inputs its models need, and call Done.
+type GPSLayerBuilder struct {
+	scope                         *model.Scope
+	cfg                           GPSConfig
+	x                             *Node
+	localSrc, localDst, localEdge *Node
+	attnSrc, attnDst, attnEdge    *Node
+	graphID                       *Node
+	numGraphs                     int
+	pe, normMask, localEdgeMask   *Node
+}
+
+// NewGPSLayer starts a GPS layer on node states x [N, D] with hyperparameters cfg.
+// Variables in scope: "local", "attention", "norm_local", "norm_attention", "ffn",
+// "norm_ffn".
+func NewGPSLayer(scope *model.Scope, x *Node, cfg GPSConfig) *GPSLayerBuilder {
+	return &GPSLayerBuilder{scope: scope, x: x, cfg: cfg}
+}
+
+// LocalEdges gives the input-graph edges src → dst ([E_l] integers) and their states
+// edgeState [E_l, D] (needed by gatedgcn and gine; gcn ignores it and it may be nil).
+func (b *GPSLayerBuilder) LocalEdges(src, dst, edgeState *Node) *GPSLayerBuilder {
+	b.localSrc, b.localDst, b.localEdge = src, dst, edgeState
+	return b
+}
+
+// AttentionEdges gives the interaction graph of Exphormer (src → dst [E] with edge
+// embeddings edgeEmb [E, D]) or the BigBird pattern (edgeEmb nil).
+func (b *GPSLayerBuilder) AttentionEdges(src, dst, edgeEmb *Node) *GPSLayerBuilder {
+	b.attnSrc, b.attnDst, b.attnEdge = src, dst, edgeEmb
+	return b
+}
+
+// Graphs gives each node's graph (graphID [N] in [0, numGraphs)), needed by the
+// transformer and performer models.
+func (b *GPSLayerBuilder) Graphs(graphID *Node, numGraphs int) *GPSLayerBuilder {
+	b.graphID, b.numGraphs = graphID, numGraphs
+	return b
+}
+
+// EquivStablePE gives the encoded ESLapPE [N, P] used by the gatedgcn and gine gates.
+func (b *GPSLayerBuilder) EquivStablePE(pe *Node) *GPSLayerBuilder {
+	b.pe = pe
+	return b
+}
+
+// NormMask restricts the statistics of every node BatchNorm of the layer (including the
+// one inside gatedgcn) to the rows where mask ([N], bool or 0/1 float) is set, e.g. the
+// real, unpadded nodes. nil (the default) uses all rows, as the reference code does.
+func (b *GPSLayerBuilder) NormMask(mask *Node) *GPSLayerBuilder {
+	b.normMask = mask
+	return b
+}
+
+// LocalEdgeMask restricts the statistics of the edge BatchNorm inside gatedgcn to the
+// local edges where mask ([E_l], bool or 0/1 float) is set, e.g. the unpadded edges. nil
+// (the default) uses all edges. Other local models ignore it.
+func (b *GPSLayerBuilder) LocalEdgeMask(mask *Node) *GPSLayerBuilder {
+	b.localEdgeMask = mask
+	return b
+}
+
+// Done builds the layer and returns the new node states [N, D] and the local edge
+// states [E_l, D] (updated by gatedgcn, passed through otherwise; nil if none given).
+func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
+	if err := b.cfg.Validate(); err != nil {
+		panic(err)
+	}
+	cfg := b.cfg
+	checkRank("GPS input x", b.x, 2)
+	checkFloat("GPS input x", b.x)
+	hIn := b.x
+	localEdgeState = b.localEdge
+	var sum *Node
+	add := func(h *Node) {
+		if sum == nil {
+			sum = h
+		} else {
+			sum = Add(sum, h)
+		}
+	}
+
+	if cfg.Local != LocalNone {
+		if b.localSrc == nil || b.localDst == nil {
+			failf("GPS layer: local model %q needs LocalEdges", cfg.Local)
+		}
+		scope := b.scope.In("local")
+		var hLocal *Node
+		switch cfg.Local {
+		case LocalGatedGCN:
+			gated := NewGatedGCN(scope, hIn, b.localEdge, b.localSrc, b.localDst).Dropout(cfg.Dropout).
+				NodeMask(b.normMask).EdgeMask(b.localEdgeMask)
+			if b.pe != nil {
+				gated.EquivStablePE(b.pe)
+			}
+			hLocal, localEdgeState = gated.Done() // Residual and dropout happen inside.
+		case LocalGINE:
+			gine := NewGINE(scope, hIn, b.localEdge, b.localSrc, b.localDst)
+			if b.pe != nil {
+				gine.EquivStablePE(b.pe)
+			}
+			hLocal = Add(hIn, dropout(scope, gine.Done(), cfg.Dropout))
+		case LocalGCN:
+			hLocal = Add(hIn, dropout(scope, GCNConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))
+		}
+		add(b.normalize("norm_local", hLocal))
+	}
+
+	if cfg.Global != GlobalNone {
+		scope := b.scope.In("attention")
+		var hAttn *Node
+		switch cfg.Global {
+		case GlobalExphormer:
+			if b.attnSrc == nil || b.attnDst == nil || b.attnEdge == nil {
+				failf("GPS layer: exphormer needs AttentionEdges with edge embeddings")
+			}
+			hAttn = NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
+				Dropout(cfg.AttentionDropout).Reference(cfg.ReferenceAttention).
+				RecomputeGathers(cfg.RecomputeGathers).Done()
+		case GlobalBigBird:
+			if b.attnSrc == nil || b.attnDst == nil {
+				failf("GPS layer: bigbird needs AttentionEdges (the BigBirdPattern edges)")
+			}
+			hAttn = NewBigBirdAttention(scope, hIn, b.attnSrc, b.attnDst, cfg.Heads, cfg.AttentionDropout)
+		case GlobalTransformer:
+			b.needGraphs(cfg.Global)
+			hAttn = NewDenseAttention(scope, hIn, b.graphID, b.numGraphs, cfg.Heads).
+				Dropout(cfg.AttentionDropout).MaxGraphSize(cfg.MaxGraphSize).Done()
+		case GlobalPerformer:
+			b.needGraphs(cfg.Global)
+			hAttn = NewPerformerAttention(scope, hIn, b.graphID, b.numGraphs, cfg.Heads).
+				Features(cfg.PerformerFeatures).Seed(cfg.PerformerSeed).Done()
+		}
+		hAttn = Add(hIn, dropout(scope, hAttn, cfg.Dropout))
+		add(b.normalize("norm_attention", hAttn))
+	}
+
+	if sum == nil {
+		sum = hIn
+	}
+	h := Add(sum, FeedForward(b.scope.In("ffn"), sum, 2, cfg.Dropout))
+	return b.normalize("norm_ffn", h), localEdgeState
+}
+
+func (b *GPSLayerBuilder) needGraphs(model string) {
+	if b.graphID == nil || b.numGraphs <= 0 {
+		failf("GPS layer: %s needs Graphs(graphID, numGraphs)", model)
+	}
+}
+
+// normalize applies the configured normalisation in scope.In(name).
+func (b *GPSLayerBuilder) normalize(name string, h *Node) *Node {
+	switch b.cfg.Norm {
+	case NormBatch:
+		bn := NewBatchNorm(b.scope.In("%s", name), h)
+		if b.normMask != nil {
+			bn.Mask(b.normMask)
+		}
+		return bn.Done()
+	case NormLayer:
+		return layerNorm(b.scope.In("%s", name), h)
+	}
+	return h
+}

@@ -1,0 +1,219 @@
+package layers
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+func TestGPSConfigValidate(t *testing.T) {
+	good := GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 4}
+	if err := good.Validate(); err != nil {
+		t.Fatalf("valid config rejected: %v", err)
+	}
+	if err := (GPSConfig{Local: LocalNone, Global: GlobalNone, Norm: NormNone}).Validate(); err != nil {
+		t.Fatalf("config without heads and no attention rejected: %v", err)
+	}
+	bad := map[string]func(c *GPSConfig){
+		"local":             func(c *GPSConfig) { c.Local = "gat" },
+		"global":            func(c *GPSConfig) { c.Global = "full" },
+		"norm":              func(c *GPSConfig) { c.Norm = "group" },
+		"heads":             func(c *GPSConfig) { c.Heads = 0 },
+		"dropout":           func(c *GPSConfig) { c.Dropout = 1 },
+		"attention dropout": func(c *GPSConfig) { c.AttentionDropout = -0.1 },
+		"performer":         func(c *GPSConfig) { c.PerformerFeatures = -1 },
+		"max graph size":    func(c *GPSConfig) { c.MaxGraphSize = -3 },
+	}
+	for name, mutate := range bad {
+		c := good
+		mutate(&c)
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "gps config") {
+			t.Errorf("%s: want a gps config error, got %v", name, err)
+		}
+	}
+}
+
+// gpsGraph is a batch of two small graphs for GPS tests: local edges with states,
+// interaction edges (the local ones both ways plus a few random ones) with embeddings,
+// graph ids and an equivariant-stable PE.
+type gpsGraph struct {
+	n, d                 int
+	x, ef, hEmb, pe      []float64
+	src, dst, hSrc, hDst []int32
+	graphID              []int32
+}
+
+func newGPSGraph(seed uint64) gpsGraph {
+	rng := rand.New(rand.NewPCG(seed, 3))
+	g := gpsGraph{n: 10, d: 8, graphID: []int32{0, 0, 0, 0, 0, 1, 1, 1, 1, 1}}
+	for k := range 14 {
+		base := int32(5 * (k % 2))
+		s, d := base+int32(rng.IntN(5)), base+int32(rng.IntN(5))
+		g.src, g.dst = append(g.src, s), append(g.dst, d)
+		g.hSrc, g.hDst = append(g.hSrc, s, d), append(g.hDst, d, s)
+	}
+	for range 6 {
+		base := int32(5 * rng.IntN(2))
+		g.hSrc, g.hDst = append(g.hSrc, base+int32(rng.IntN(5))), append(g.hDst, base+int32(rng.IntN(5)))
+	}
+	g.x = randFloats(rng, g.n*g.d, 1)
+	g.ef = randFloats(rng, len(g.src)*g.d, 1)
+	g.hEmb = randFloats(rng, len(g.hSrc)*g.d, 1)
+	g.pe = randFloats(rng, g.n*3, 1)
+	return g
+}
+
+// permuted returns the same batch with node i renamed perm[i] and the edges listed in
+// reversed order.
+func (g gpsGraph) permuted(perm []int32) gpsGraph {
+	p := gpsGraph{n: g.n, d: g.d}
+	p.x = make([]float64, len(g.x))
+	p.pe = make([]float64, len(g.pe))
+	p.graphID = make([]int32, g.n)
+	for i := range g.n {
+		copy(p.x[int(perm[i])*g.d:][:g.d], g.x[i*g.d:(i+1)*g.d])
+		copy(p.pe[int(perm[i])*3:][:3], g.pe[i*3:(i+1)*3])
+		p.graphID[perm[i]] = g.graphID[i]
+	}
+	reverse := func(src, dst []int32, emb []float64) (s, d []int32, e []float64) {
+		for k := len(src) - 1; k >= 0; k-- {
+			s, d = append(s, perm[src[k]]), append(d, perm[dst[k]])
+			e = append(e, emb[k*g.d:(k+1)*g.d]...)
+		}
+		return s, d, e
+	}
+	p.src, p.dst, p.ef = reverse(g.src, g.dst, g.ef)
+	p.hSrc, p.hDst, p.hEmb = reverse(g.hSrc, g.hDst, g.hEmb)
+	return p
+}
+
+func (g gpsGraph) inputs() []any {
+	return []any{
+		tensors.FromFlatDataAndDimensions(g.x, g.n, g.d), tensors.FromFlatDataAndDimensions(g.ef, len(g.src), g.d),
+		g.src, g.dst, tensors.FromFlatDataAndDimensions(g.hEmb, len(g.hSrc), g.d), g.hSrc, g.hDst,
+		g.graphID, tensors.FromFlatDataAndDimensions(g.pe, g.n, 3),
+	}
+}
+
+// gpsLayer builds a GPS layer on gpsGraph inputs (see gpsGraph.inputs).
+func gpsLayer(scope *model.Scope, in []*Node, cfg GPSConfig) (x, e *Node) {
+	return NewGPSLayer(scope.In("gps"), in[0], cfg).LocalEdges(in[2], in[3], in[1]).
+		AttentionEdges(in[5], in[6], in[4]).Graphs(in[7], 2).EquivStablePE(in[8]).Done()
+}
+
+func TestGPSLayerPermutationEquivariance(t *testing.T) {
+	g := newGPSGraph(1)
+	perm := []int32{7, 2, 9, 0, 4, 1, 8, 3, 6, 5}
+	pg := g.permuted(perm)
+	configs := map[string]GPSConfig{
+		"gatedgcn+exphormer": {Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2, Dropout: 0.3, AttentionDropout: 0.3},
+		"gine+transformer":   {Local: LocalGINE, Global: GlobalTransformer, Norm: NormLayer, Heads: 2},
+		"gcn+performer":      {Local: LocalGCN, Global: GlobalPerformer, Norm: NormBatch, Heads: 4},
+		"gatedgcn+padded":    {Local: LocalGatedGCN, Global: GlobalTransformer, Norm: NormBatch, Heads: 2, MaxGraphSize: 6},
+		"none+exphormer-ref": {Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2, ReferenceAttention: true},
+	}
+	for name, cfg := range configs {
+		t.Run(name, func(t *testing.T) {
+			store := newStore(t, 2)
+			fn := func(scope *model.Scope, in []*Node) []*Node {
+				x, e := gpsLayer(scope, in, cfg)
+				return []*Node{x, e}
+			}
+			outs := runGraph(t, store, false, fn, g.inputs()...)
+			pouts := runGraph(t, store, false, fn, pg.inputs()...)
+			x, px := flat64(t, outs[0]), flat64(t, pouts[0])
+			for i := range g.n {
+				if diff := maxAbsDiff(t, x[i*g.d:(i+1)*g.d], px[int(perm[i])*g.d:][:g.d]); diff > 1e-9 {
+					t.Fatalf("node %d: output changes by %g under the permutation", i, diff)
+				}
+			}
+			e, pe := flat64(t, outs[1]), flat64(t, pouts[1])
+			m := len(g.src)
+			for k := range m {
+				if diff := maxAbsDiff(t, e[k*g.d:(k+1)*g.d], pe[(m-1-k)*g.d:][:g.d]); diff > 1e-9 {
+					t.Fatalf("edge %d: state changes by %g under the permutation", k, diff)
+				}
+			}
+		})
+	}
+}
+
+// TestGPSLayerComposition checks the GPS layer against its parts assembled by hand: with
+// no normalisation and no dropout, out = h + FFN(h) with h = (x + local) + (x + global).
+func TestGPSLayerComposition(t *testing.T) {
+	g := newGPSGraph(3)
+	cfg := GPSConfig{Local: LocalGCN, Global: GlobalExphormer, Norm: NormNone, Heads: 2}
+	outs := runGraph(t, newStore(t, 3), false, func(scope *model.Scope, in []*Node) []*Node {
+		got, _ := gpsLayer(scope, in, cfg)
+		gps := scope.Shared("gps")
+		local := GCNConv(gps.In("local"), in[0], in[2], in[3])
+		global := NewExphormerAttention(gps.In("attention"), in[0], in[4], in[5], in[6], 2).Done()
+		h := Add(Add(in[0], local), Add(in[0], global))
+		want := Add(h, FeedForward(gps.In("ffn"), h, 2, 0))
+		return []*Node{got, want}
+	}, g.inputs()...)
+	if diff := maxAbsDiff(t, flat64(t, outs[0]), flat64(t, outs[1])); diff > 1e-12 {
+		t.Errorf("GPS layer differs from its parts by %g", diff)
+	}
+}
+
+// TestGPSLayerMasks checks that with NormMask and LocalEdgeMask, padding nodes and edges
+// (connected only among themselves) do not affect the real nodes and edges in training,
+// while without the masks they do (through the batch statistics).
+func TestGPSLayerMasks(t *testing.T) {
+	g := newGPSGraph(4)
+	// Pad with 3 nodes and 4 edges among them.
+	padded := g
+	realN, realE := g.n, len(g.src)
+	padded.n += 3
+	padded.graphID = append(append([]int32{}, g.graphID...), 1, 1, 1)
+	padded.src = append(append([]int32{}, g.src...), 10, 11, 12, 10)
+	padded.dst = append(append([]int32{}, g.dst...), 11, 12, 10, 10)
+	padded.hSrc = append(append([]int32{}, g.hSrc...), 10, 11)
+	padded.hDst = append(append([]int32{}, g.hDst...), 11, 12)
+	rng := rand.New(rand.NewPCG(4, 4))
+	withPad := func(scale float64) gpsGraph {
+		p := padded
+		p.x = append(append([]float64{}, g.x...), randFloats(rng, 3*g.d, scale)...)
+		p.ef = append(append([]float64{}, g.ef...), randFloats(rng, 4*g.d, scale)...)
+		p.hEmb = append(append([]float64{}, g.hEmb...), randFloats(rng, 2*g.d, scale)...)
+		p.pe = append(append([]float64{}, g.pe...), randFloats(rng, 3*3, scale)...)
+		return p
+	}
+	small, large := withPad(0.1), withPad(100)
+	nodeMask := make([]bool, padded.n)
+	for i := range realN {
+		nodeMask[i] = true
+	}
+	edgeMask := make([]float32, len(padded.src))
+	for k := range realE {
+		edgeMask[k] = 1
+	}
+	cfg := GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2}
+	run := func(p gpsGraph, masked bool) (x, e []float64) {
+		outs := runGraph(t, newStore(t, 5), true, func(scope *model.Scope, in []*Node) []*Node {
+			b := NewGPSLayer(scope.In("gps"), in[0], cfg).LocalEdges(in[2], in[3], in[1]).
+				AttentionEdges(in[5], in[6], in[4]).Graphs(in[7], 2).EquivStablePE(in[8])
+			if masked {
+				b.NormMask(in[9]).LocalEdgeMask(ConvertDType(in[10], in[0].DType()))
+			}
+			x, e := b.Done()
+			return []*Node{x, e}
+		}, append(p.inputs(), nodeMask, edgeMask)...)
+		return flat64(t, outs[0])[:realN*g.d], flat64(t, outs[1])[:realE*g.d]
+	}
+	xs, es := run(small, true)
+	xl, el := run(large, true)
+	if diff := max(maxAbsDiff(t, xs, xl), maxAbsDiff(t, es, el)); diff > 1e-9 {
+		t.Errorf("with masks, padding changes real outputs by %g", diff)
+	}
+	xs, es = run(small, false)
+	xl, el = run(large, false)
+	if diff := max(maxAbsDiff(t, xs, xl), maxAbsDiff(t, es, el)); diff < 1e-3 {
+		t.Errorf("without masks, padding changes real outputs by only %g: the test is not sensitive", diff)
+	}
+}

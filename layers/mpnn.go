@@ -1,0 +1,226 @@
+package layers
+
+import (
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/initializer"
+)
+
+// FeedForward is the feed-forward block of a GPS layer, without its residual:
+// Linear(D → widthMult·D), ReLU, dropout, Linear(→ D), dropout. Variables in scope
+// "linear1" and "linear2".
+func FeedForward(scope *model.Scope, x *Node, widthMult int, dropoutRate float64) *Node {
+	checkRank("feed-forward input", x, 2)
+	checkFloat("feed-forward input", x)
+	checkRate("feed-forward dropout", dropoutRate)
+	if widthMult <= 0 {
+		failf("feed-forward width multiplier must be positive, got %d", widthMult)
+	}
+	d := dim(x, 1)
+	h := dropout(scope, relu(dense(scope, "linear1", x, true, widthMult*d)), dropoutRate)
+	return dropout(scope, dense(scope, "linear2", h, true, d), dropoutRate)
+}
+
+// GatedGCNBuilder configures a residual gated graph convolution with edge features, as
+// GraphGPS's CustomGatedGCN. Create it with NewGatedGCN and call Done.
+type GatedGCNBuilder struct {
+	scope                *model.Scope
+	x, e, src, dst, pe   *Node
+	nodeMask, edgeMask   *Node
+	dropoutRate          float64
+	residual, batchNorms bool
+}
+
+// NewGatedGCN builds a GatedGCN layer on node states x [N, D] and edge states e [E, D]
+// of the directed edges src[k] → dst[k] ([E] integers). With A…E linear maps (with bias),
+// i = dst, j = src:
+//
+//	ê_ij = C e_ij + D x_i + E x_j,   σ_ij = sigmoid(ê_ij)
+//	x̂_i  = A x_i + Σ_j σ_ij ⊙ B x_j / (Σ_j σ_ij + 1e-6)
+//
+// then x and e each go through BatchNorm, ReLU, dropout and the residual connection.
+// Variables in scope: "ABDE" (the four node maps, fused), "C", "bn_node", "bn_edge", and
+// "pe_gate" with EquivStablePE.
+func NewGatedGCN(scope *model.Scope, x, e, src, dst *Node) *GatedGCNBuilder {
+	return &GatedGCNBuilder{scope: scope, x: x, e: e, src: src, dst: dst, residual: true, batchNorms: true}
+}
+
+// Dropout sets the dropout rate applied to the new x and e (training only). Default 0.
+func (b *GatedGCNBuilder) Dropout(rate float64) *GatedGCNBuilder {
+	b.dropoutRate = rate
+	return b
+}
+
+// Residual enables the residual connections (default true).
+func (b *GatedGCNBuilder) Residual(residual bool) *GatedGCNBuilder {
+	b.residual = residual
+	return b
+}
+
+// BatchNorm enables the batch normalisations of x and e (default true).
+func (b *GatedGCNBuilder) BatchNorm(enabled bool) *GatedGCNBuilder {
+	b.batchNorms = enabled
+	return b
+}
+
+// NodeMask restricts the statistics of the node BatchNorm to the rows where mask ([N],
+// bool or 0/1 float) is set, e.g. to leave padding or virtual nodes out (see
+// BatchNormBuilder.Mask). The default uses all rows.
+func (b *GatedGCNBuilder) NodeMask(mask *Node) *GatedGCNBuilder {
+	b.nodeMask = mask
+	return b
+}
+
+// EdgeMask restricts the statistics of the edge BatchNorm to the edges where mask ([E],
+// bool or 0/1 float) is set, e.g. to leave padding edges out. The default uses all edges.
+func (b *GatedGCNBuilder) EdgeMask(mask *Node) *GatedGCNBuilder {
+	b.edgeMask = mask
+	return b
+}
+
+// EquivStablePE scales the gates by r_ij = MLP(‖p_i − p_j‖²) (Linear(1→D), ReLU,
+// Linear(D→1), sigmoid), with p [N, P] the encoded ESLapPE (see ESLapPEEncoder). This is
+// the equivariant and stable use of Laplacian eigenvectors of GraphGPS and Exphormer.
+func (b *GatedGCNBuilder) EquivStablePE(pe *Node) *GatedGCNBuilder {
+	b.pe = pe
+	return b
+}
+
+// Done builds the layer and returns the new node states [N, D] and edge states [E, D].
+func (b *GatedGCNBuilder) Done() (x, e *Node) {
+	n, d, _ := checkMessagePassing("GatedGCN", b.x, b.e, b.src, b.dst)
+	checkRate("GatedGCN dropout", b.dropoutRate)
+	abde := denseParts(b.scope, "ABDE", b.x, true, d, 4)
+	ax, bx, dx, ex := abde[0], abde[1], abde[2], abde[3]
+	ce := dense(b.scope, "C", b.e, true, d)
+	eHat := Add(Add(rows(dx, b.dst), rows(ex, b.src)), ce)
+	sigma := Sigmoid(eHat)
+	if b.pe != nil {
+		sigma = Mul(sigma, peGate(b.scope.In("pe_gate"), b.pe, b.src, b.dst, n, d))
+	}
+	num := scatterRows(Mul(sigma, rows(bx, b.src)), b.dst, n)
+	den := scatterRows(sigma, b.dst, n)
+	x = Add(ax, Div(num, AddScalar(den, 1e-6)))
+	e = eHat
+	if b.batchNorms {
+		x = NewBatchNorm(b.scope.In("bn_node"), x).Mask(b.nodeMask).Done()
+		e = NewBatchNorm(b.scope.In("bn_edge"), e).Mask(b.edgeMask).Done()
+	}
+	x = dropout(b.scope, relu(x), b.dropoutRate)
+	e = dropout(b.scope, relu(e), b.dropoutRate)
+	if b.residual {
+		x = Add(b.x, x)
+		e = Add(b.e, e)
+	}
+	return x, e
+}
+
+// peGate returns r_ij = sigmoid(Linear(ReLU(Linear(‖p_i − p_j‖²)))) [E, 1] for the edges
+// src → dst (i = dst, j = src), with hidden width d.
+func peGate(scope *model.Scope, pe, src, dst *Node, n, d int) *Node {
+	checkRank("equivariant-stable PE", pe, 2)
+	if dim(pe, 0) != n {
+		failf("equivariant-stable PE has %d rows, want %d nodes", dim(pe, 0), n)
+	}
+	dist := ReduceAndKeep(Square(Sub(rows(pe, dst), rows(pe, src))), ReduceSum, -1) // [E, 1]
+	hidden := relu(dense(scope, "linear1", dist, true, d))
+	return Sigmoid(dense(scope, "linear2", hidden, true, 1))
+}
+
+// GINEBuilder configures a GINE convolution (graph isomorphism network with edge
+// features). Create it with NewGINE and call Done.
+type GINEBuilder struct {
+	scope              *model.Scope
+	x, e, src, dst, pe *Node
+	eps                float64
+	trainEps           bool
+}
+
+// NewGINE builds x'_i = MLP((1 + ε) x_i + Σ_{j → i} ReLU(x_j + e_ji)) on node states
+// x [N, D] and edge states e [E, D] of the edges src → dst, with MLP = Linear(D→D), ReLU,
+// Linear(D→D). ε defaults to 0 (not trained), as in PyG's GINEConv. Variables in scope:
+// "mlp1", "mlp2", "eps" (with TrainEpsilon) and "pe_gate" (with EquivStablePE).
+func NewGINE(scope *model.Scope, x, e, src, dst *Node) *GINEBuilder {
+	return &GINEBuilder{scope: scope, x: x, e: e, src: src, dst: dst}
+}
+
+// Epsilon sets ε (the initial value if trained). Default 0.
+func (b *GINEBuilder) Epsilon(eps float64) *GINEBuilder {
+	b.eps = eps
+	return b
+}
+
+// TrainEpsilon makes ε a trainable variable. Default false.
+func (b *GINEBuilder) TrainEpsilon(train bool) *GINEBuilder {
+	b.trainEps = train
+	return b
+}
+
+// EquivStablePE scales each message by r_ij = MLP(‖p_i − p_j‖²) as GraphGPS's
+// GINEConvESLapPE does; p [N, P] is the encoded ESLapPE.
+func (b *GINEBuilder) EquivStablePE(pe *Node) *GINEBuilder {
+	b.pe = pe
+	return b
+}
+
+// Done builds the layer and returns the new node states [N, D].
+func (b *GINEBuilder) Done() *Node {
+	n, d, _ := checkMessagePassing("GINE", b.x, b.e, b.src, b.dst)
+	g := b.x.Graph()
+	msg := relu(Add(rows(b.x, b.src), b.e))
+	if b.pe != nil {
+		msg = Mul(msg, peGate(b.scope.In("pe_gate"), b.pe, b.src, b.dst, n, d))
+	}
+	agg := scatterRows(msg, b.dst, n)
+	onePlusEps := Scalar(g, b.x.DType(), 1+b.eps)
+	if b.trainEps {
+		eps := b.eps
+		initEps := func(g *Graph, shape shapes.Shape) *Node { return Scalar(g, shape.DType, eps) }
+		v := b.scope.WithInitializer(initEps).VariableWithShape("eps", shapes.Make(b.x.DType()))
+		onePlusEps = OnePlus(v.NodeValue(g))
+	}
+	h := Add(Mul(onePlusEps, b.x), agg)
+	h = relu(dense(b.scope, "mlp1", h, true, d))
+	return dense(b.scope, "mlp2", h, true, d)
+}
+
+// GCNConv is a graph convolution x' = D̂^{-1/2} (A + I) D̂^{-1/2} x W + b over the edges
+// src → dst of x [N, D], as PyG's GCNConv: A_ij counts the edges j → i, one self loop is
+// added per node (on top of self loops among the edges, which PyG would not duplicate),
+// and D̂ is the in-degree plus one, computed from the edge index inside the graph.
+// Variables in scope: "linear" (W) and "bias" (b).
+func GCNConv(scope *model.Scope, x, src, dst *Node) *Node {
+	checkRank("GCN input", x, 2)
+	checkFloat("GCN input", x)
+	checkIndices("GCN src", src, -1)
+	checkIndices("GCN dst", dst, dim(src, 0))
+	g := x.Graph()
+	n, d := dim(x, 0), dim(x, 1)
+	dtype := x.DType()
+	xw := dense(scope, "linear", x, false, d)
+	ones := Ones(g, shapes.Make(dtype, dim(src, 0)))
+	deg := OnePlus(scatterRows(ones, dst, n)) // [N], self loop included.
+	dinv := Rsqrt(deg)
+	coef := InsertAxes(Mul(rows(dinv, src), rows(dinv, dst)), -1) // [E, 1]
+	agg := scatterRows(Mul(rows(xw, src), coef), dst, n)
+	self := Mul(xw, InsertAxes(Reciprocal(deg), -1))
+	bias := scope.WithInitializer(initializer.Zero).VariableWithShape("bias", shapes.Make(dtype, d)).NodeValue(g)
+	return Add(Add(agg, self), InsertAxes(bias, 0))
+}
+
+// checkMessagePassing validates node states x [N, D], edge states e [E, D] and edges
+// src, dst [E], and returns N, D, E.
+func checkMessagePassing(what string, x, e, src, dst *Node) (n, d, numEdges int) {
+	checkRank(what+" node states", x, 2)
+	checkFloat(what+" node states", x)
+	checkRank(what+" edge states", e, 2)
+	n, d = dim(x, 0), dim(x, 1)
+	numEdges = dim(e, 0)
+	if dim(e, 1) != d || e.DType() != x.DType() {
+		failf("%s: edge states %s must be [E, %d] of dtype %s", what, e.Shape(), d, x.DType())
+	}
+	checkIndices(what+" src", src, numEdges)
+	checkIndices(what+" dst", dst, numEdges)
+	return n, d, numEdges
+}

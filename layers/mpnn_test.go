@@ -1,0 +1,157 @@
+package layers
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// affine returns x [m, in] · W [in, out] + b in float64.
+func affine(x []float64, m, in int, w, b []float64, out int) []float64 {
+	y := matmulRows(x, m, in, w, out)
+	for i := range m {
+		for j := range out {
+			y[i*out+j] += b[j]
+		}
+	}
+	return y
+}
+
+func sigmoid(v float64) float64 { return 1 / (1 + math.Exp(-v)) }
+
+func TestGatedGCNMatchesLoopReference(t *testing.T) {
+	const n, d, e = 6, 4, 15
+	xT, efT, peT, src, dst := mpnnInputs(21, n, d, e)
+	x, ef, pe := flat64(t, xT.(*tensors.Tensor)), flat64(t, efT.(*tensors.Tensor)), flat64(t, peT.(*tensors.Tensor))
+	for _, withPE := range []bool{false, true} {
+		store := newStore(t, 22)
+		outs := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
+			b := NewGatedGCN(scope.In("g"), in[0], in[1], in[2], in[3]).BatchNorm(false)
+			if withPE {
+				b.EquivStablePE(in[4])
+			}
+			h, eo := b.Done()
+			return []*Node{h, eo}
+		}, xT, efT, src, dst, peT)
+		v := func(path string) []float64 { return varValue(t, store, "/g/"+path) }
+		abde := affine(x, n, d, v("ABDE/dense/weights"), v("ABDE/dense/biases"), 4*d)
+		ce := affine(ef, e, d, v("C/dense/weights"), v("C/dense/biases"), d)
+		part := func(node, p, k int) float64 { return abde[node*4*d+p*d+k] }
+		wantX, wantE := make([]float64, n*d), make([]float64, e*d)
+		num, den := make([]float64, n*d), make([]float64, n*d)
+		for k := range e {
+			i, j := int(dst[k]), int(src[k])
+			gate := 1.0
+			if withPE {
+				dist := 0.0
+				for c := range 3 {
+					diff := pe[i*3+c] - pe[j*3+c]
+					dist += diff * diff
+				}
+				hidden := affine([]float64{dist}, 1, 1, v("pe_gate/linear1/dense/weights"), v("pe_gate/linear1/dense/biases"), d)
+				for c := range hidden {
+					hidden[c] = max(hidden[c], 0)
+				}
+				gate = sigmoid(affine(hidden, 1, d, v("pe_gate/linear2/dense/weights"), v("pe_gate/linear2/dense/biases"), 1)[0])
+			}
+			for c := range d {
+				eHat := part(i, 2, c) + part(j, 3, c) + ce[k*d+c]
+				sig := sigmoid(eHat) * gate
+				num[i*d+c] += sig * part(j, 1, c)
+				den[i*d+c] += sig
+				wantE[k*d+c] = ef[k*d+c] + max(eHat, 0)
+			}
+		}
+		for i := range n {
+			for c := range d {
+				wantX[i*d+c] = x[i*d+c] + max(part(i, 0, c)+num[i*d+c]/(den[i*d+c]+1e-6), 0)
+			}
+		}
+		if diff := maxAbsDiff(t, flat64(t, outs[0]), wantX); diff > 1e-12 {
+			t.Errorf("pe=%v: node states differ from the loop by %g", withPE, diff)
+		}
+		if diff := maxAbsDiff(t, flat64(t, outs[1]), wantE); diff > 1e-12 {
+			t.Errorf("pe=%v: edge states differ from the loop by %g", withPE, diff)
+		}
+	}
+}
+
+func TestGINEMatchesLoopReference(t *testing.T) {
+	const n, d, e, eps = 5, 3, 12, 0.3
+	xT, efT, _, src, dst := mpnnInputs(23, n, d, e)
+	x, ef := flat64(t, xT.(*tensors.Tensor)), flat64(t, efT.(*tensors.Tensor))
+	store := newStore(t, 24)
+	outs := runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{NewGINE(scope.In("g"), in[0], in[1], in[2], in[3]).Epsilon(eps).TrainEpsilon(true).Done()}
+	}, xT, efT, src, dst)
+	if got := varValue(t, store, "/g/eps"); len(got) != 1 || got[0] != eps {
+		t.Fatalf("trainable epsilon starts at %v, want %g", got, eps)
+	}
+	h := make([]float64, n*d)
+	for i := range n * d {
+		h[i] = (1 + eps) * x[i]
+	}
+	for k := range e {
+		for c := range d {
+			h[int(dst[k])*d+c] += max(x[int(src[k])*d+c]+ef[k*d+c], 0)
+		}
+	}
+	v := func(path string) []float64 { return varValue(t, store, "/g/"+path) }
+	hidden := affine(h, n, d, v("mlp1/dense/weights"), v("mlp1/dense/biases"), d)
+	for i := range hidden {
+		hidden[i] = max(hidden[i], 0)
+	}
+	want := affine(hidden, n, d, v("mlp2/dense/weights"), v("mlp2/dense/biases"), d)
+	if diff := maxAbsDiff(t, flat64(t, outs[0]), want); diff > 1e-12 {
+		t.Errorf("GINE differs from the loop by %g", diff)
+	}
+}
+
+func TestGCNMatchesNormalizedAdjacency(t *testing.T) {
+	const n, d = 5, 3
+	// A duplicated edge counts twice, as in PyG's GCNConv with repeated edge_index entries.
+	src := []int32{1, 2, 3, 0, 4, 4, 1}
+	dst := []int32{0, 0, 1, 2, 2, 2, 3}
+	rng := rand.New(rand.NewPCG(25, 1))
+	xT := tensor64(rng, 1, n, d)
+	x := flat64(t, xT)
+	store := newStore(t, 26)
+	outs := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{GCNConv(scope.In("g"), in[0], in[1], in[2])}
+	}, xT, src, dst)
+	// Â = A + I with A[i][j] the number of edges j → i; D̂ = row sums of Â.
+	adj := make([]float64, n*n)
+	for i := range n {
+		adj[i*n+i] = 1
+	}
+	for k := range src {
+		adj[int(dst[k])*n+int(src[k])]++
+	}
+	deg := make([]float64, n)
+	for i := range n {
+		for j := range n {
+			deg[i] += adj[i*n+j]
+		}
+	}
+	xw := matmulRows(x, n, d, varValue(t, store, "/g/linear/dense/weights"), d)
+	bias := varValue(t, store, "/g/bias")
+	want := make([]float64, n*d)
+	for i := range n {
+		for j := range n {
+			coef := adj[i*n+j] / math.Sqrt(deg[i]*deg[j])
+			for c := range d {
+				want[i*d+c] += coef * xw[j*d+c]
+			}
+		}
+		for c := range d {
+			want[i*d+c] += bias[c]
+		}
+	}
+	if diff := maxAbsDiff(t, flat64(t, outs[0]), want); diff > 1e-12 {
+		t.Errorf("GCN differs from D̂^{-1/2} Â D̂^{-1/2} X W + b by %g", diff)
+	}
+}

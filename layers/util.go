@@ -1,0 +1,227 @@
+package layers
+
+import (
+	"fmt"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	glayers "github.com/gomlx/gomlx/ml/layers"
+	"github.com/gomlx/gomlx/ml/layers/regularizer"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// failf aborts graph building with an error. GoMLX graph-building functions report bad
+// input by panicking with an error value; model.Exec.Call and graph.Exec.Call recover it
+// and return it as their error.
+func failf(format string, args ...any) {
+	panic(fmt.Errorf("layers: "+format, args...))
+}
+
+// checkRank fails unless node has the given rank.
+func checkRank(what string, node *Node, rank int) {
+	if node == nil {
+		failf("%s is nil", what)
+	}
+	if node.Rank() != rank {
+		failf("%s must have rank %d, got shape %s", what, rank, node.Shape())
+	}
+}
+
+// checkFloat fails unless node holds a float dtype.
+func checkFloat(what string, node *Node) {
+	if !node.DType().IsFloat() {
+		failf("%s must be a float tensor, got shape %s", what, node.Shape())
+	}
+}
+
+// checkIndices fails unless node is a rank-1 integer tensor of length n (n < 0: any).
+func checkIndices(what string, node *Node, n int) {
+	checkRank(what, node, 1)
+	if !node.DType().IsInt() {
+		failf("%s must hold integers, got shape %s", what, node.Shape())
+	}
+	if n >= 0 && node.Shape().Dimensions[0] != n {
+		failf("%s must have %d entries, got shape %s", what, n, node.Shape())
+	}
+}
+
+// checkRate fails unless 0 <= p < 1.
+func checkRate(what string, p float64) {
+	if !(p >= 0 && p < 1) {
+		failf("%s must be in [0, 1), got %g", what, p)
+	}
+}
+
+// dim returns the size of axis of node.
+func dim(node *Node, axis int) int {
+	return node.Shape().Dimensions[MustAdjustAxis(axis, node)]
+}
+
+// dense is a linear map of the last axis of x to outDim features, plus a bias if useBias,
+// with GoMLX's layers.Dense variables: "weights" [in, out] and "biases" [out] in
+// scope.In(name).In("dense"). See denseParts for how it differs from layers.Dense.
+func dense(scope *model.Scope, name string, x *Node, useBias bool, outDim int) *Node {
+	return denseParts(scope, name, x, useBias, outDim, 1)[0]
+}
+
+// denseParts computes parts linear maps of the last axis of x that share one weight
+// variable W = [W_0 | W_1 | …] [in, parts·outDim] (and bias [parts·outDim]), returning the
+// parts separately: the weights are sliced, never the (large) results.
+//
+// It uses plain matrix products (DotGeneral) with a custom weight gradient. The generic
+// gradient of x·W with respect to W contracts over the rows of x and of the adjoint, and
+// the pure-Go backend first transposes the [rows, out] adjoint in a slow strided loop (the
+// fused dense operation of layers.Dense does the same in a scalar loop and also always
+// computes the input gradient). Here x is transposed once, by a matrix product with the
+// identity, which the backend runs at matrix-product speed, and each part's weight
+// gradient is then a plain product xᵀ·adjoint. The input gradient, when something needs
+// it, is the generic one.
+func denseParts(scope *model.Scope, name string, x *Node, useBias bool, outDim, parts int) []*Node {
+	checkFloat("dense input", x)
+	if x.Rank() < 1 || outDim <= 0 || parts <= 0 {
+		failf("dense %q: need an input of rank ≥ 1 and positive sizes, got shape %s, outDim=%d, parts=%d",
+			name, x.Shape(), outDim, parts)
+	}
+	s := scope.In("%s", name).In("dense")
+	g := x.Graph()
+	dtype := x.DType()
+	inDim := dim(x, -1)
+	wVar := s.VariableWithShape("weights", shapes.Make(dtype, inDim, parts*outDim))
+	if reg := regularizer.FromScope(s); reg != nil {
+		reg(g, wVar)
+	}
+	var bias *Node
+	if useBias {
+		bias = s.VariableWithShape("biases", shapes.Make(dtype, parts*outDim)).NodeValue(g)
+	}
+	adjoints := make([]*Node, parts) // Gradients of the parts' products, set in the backward pass.
+	w := IdentityWithCustomGradient(wVar.NodeValue(g), func(_, v *Node) *Node {
+		// x is transposed once for all parts, when a part's adjoint is known: computed
+		// earlier (nothing else orders it), it would stay alive through the backward pass.
+		var after *Node
+		for _, adj := range adjoints {
+			if adj != nil {
+				after = adj
+				break
+			}
+		}
+		xT := transposeByMatmul(asMatrix(x), after) // [in, rows]
+		grads := make([]*Node, parts)
+		for p, adj := range adjoints {
+			if adj == nil { // This part does not reach the differentiated output.
+				grads[p] = Zeros(g, shapes.Make(dtype, inDim, outDim))
+				continue
+			}
+			grads[p] = DotGeneral(xT, []int{1}, nil, asMatrix(adj), []int{0}, nil)
+		}
+		clear(adjoints) // A later backward pass captures its own.
+		if parts == 1 {
+			return grads[0]
+		}
+		return Concatenate(grads, 1)
+	})
+	outs := make([]*Node, parts)
+	for p := range parts {
+		wp := w
+		if parts > 1 {
+			wp = Slice(w, AxisRange(), AxisRange(p*outDim, (p+1)*outDim))
+		}
+		y := captureAdjoint(DotGeneral(x, []int{x.Rank() - 1}, nil, wp, []int{0}, nil), &adjoints[p])
+		if bias != nil {
+			bp := bias
+			if parts > 1 {
+				bp = Slice(bias, AxisRange(p*outDim, (p+1)*outDim))
+			}
+			y = Add(y, ExpandLeftToRank(bp, y.Rank()))
+		}
+		outs[p] = y
+	}
+	return outs
+}
+
+// asMatrix reshapes x to rank 2, merging all axes but the last; a rank-2 x is returned as
+// is (a reshape node would copy an input that has other uses).
+func asMatrix(x *Node) *Node {
+	if x.Rank() == 2 {
+		return x
+	}
+	return Reshape(x, -1, dim(x, -1))
+}
+
+// transposeByMatmul returns the transpose [n, m] of x [m, n], computed as I·xᵀ with the
+// backend's matrix product, which reads x row by row; the backend's transpose operation
+// is several times slower for tall matrices. If after is not nil, the product waits for
+// it (a scheduling barrier on the small identity matrix, not on x, which it would copy).
+func transposeByMatmul(x, after *Node) *Node {
+	g := x.Graph()
+	n := dim(x, 1)
+	iota := func(axis int) *Node { return Iota(g, shapes.Make(dtypes.Int32, n, n), axis) }
+	eye := ConvertDType(Equal(iota(0), iota(1)), x.DType())
+	if after != nil {
+		eye = SchedulingBarrier(eye, after)
+	}
+	return DotGeneral(eye, []int{1}, nil, x, []int{1}, nil)
+}
+
+// captureAdjoint returns x unchanged and, during the backward pass, stores the gradient
+// with respect to x in *adjoint before the gradients of x's inputs are computed (the
+// reverse pass visits nodes in reverse creation order). Custom gradients of the inputs
+// (IdentityWithCustomGradient) use it in place of the generic ones, which are then
+// unused and never executed.
+//
+// Identity nodes are free when their input has no other use (the backend passes the
+// buffer through), so gradient functions should reference the identity nodes rather than
+// the raw inputs.
+func captureAdjoint(x *Node, adjoint **Node) *Node {
+	return IdentityWithCustomGradient(x, func(_, v *Node) *Node {
+		*adjoint = v
+		return v
+	})
+}
+
+// dropout applies inverted dropout with rate p in training and is the identity otherwise.
+func dropout(scope *model.Scope, x *Node, p float64) *Node {
+	if p <= 0 {
+		return x
+	}
+	return glayers.DropoutStatic(scope, x, p)
+}
+
+// relu is max(x, 0).
+func relu(x *Node) *Node {
+	return MaxScalar(x, 0)
+}
+
+// rows gathers the rows of x at the rank-1 integer indices idx.
+func rows(x, idx *Node) *Node {
+	return Gather(x, InsertAxes(idx, -1))
+}
+
+// scatterRows sums the rows of updates into a zero tensor with n rows at the rank-1
+// integer indices idx.
+func scatterRows(updates, idx *Node, n int) *Node {
+	dims := updates.Shape().Clone().Dimensions
+	dims[0] = n
+	zeros := Zeros(updates.Graph(), shapes.Make(updates.DType(), dims...))
+	return ScatterSum(zeros, InsertAxes(idx, -1), updates, false, false)
+}
+
+// asFloat converts a mask (bool or numeric) to dtype with values 0 and 1.
+func asFloat(mask *Node, dtype dtypes.DType) *Node {
+	if mask.DType() == dtypes.Bool {
+		return ConvertDType(mask, dtype)
+	}
+	if mask.DType() == dtype {
+		return mask
+	}
+	return ConvertDType(mask, dtype)
+}
+
+// safeDenominator returns den with exact zeros replaced by one, so that a 0/0 quotient
+// (a node that receives no messages) yields 0; the gradient with respect to den passes
+// through unchanged.
+func safeDenominator(den *Node) *Node {
+	isZero := ConvertDType(Equal(den, ZerosLike(den)), den.DType())
+	return Add(den, isZero)
+}
