@@ -9,7 +9,8 @@
 //   - MixingCurves: random-walk L1 distance to stationarity per step (such as
 //     spectral.Mixing.Curve) against Lemma 4.2 of the paper.
 //   - BallGrowth: |B(v, k)| against k (BallSeries converts spectral.BallGrowth) with
-//     optional bound series (spectral.BallBounds); DegreeDistribution.
+//     optional bound series (spectral.BallBounds) and the largest eccentricity seen
+//     (a lower bound on the diameter); DegreeDistribution.
 //   - InteractionGraph: a small expander.Interaction with its local, expander and
 //     global edges and its virtual nodes, laid out by ForceLayout (Fruchterman–
 //     Reingold, seeded) or SpectralLayout (Laplacian eigenvectors).

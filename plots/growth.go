@@ -2,6 +2,7 @@ package plots
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gexph/gexph/spectral"
 	"gonum.org/v1/plot"
@@ -23,8 +24,10 @@ func BallSeries(balls []spectral.Ball) []Series {
 // BallGrowth draws ball sizes |B(v, k)| against the radius k, one curve per Series
 // (Y[k] = |B(v, k)|; see BallSeries), with optional bounds lower[k] and upper[k]
 // for k = 0, 1, … (nil to leave one out), such as those of spectral.BallBounds:
-// Tanner's expansion bound below and the Moore bound above. logY draws sizes on a
-// log scale, where geometric growth is a straight line.
+// Tanner's expansion bound below and the Moore bound above. A dotted vertical line
+// marks the largest eccentricity among the curves' centres (the first k at which a
+// curve reaches its final size), a lower bound on the diameter. logY draws sizes on
+// a log scale, where geometric growth is a straight line.
 func BallGrowth(curves []Series, lower, upper []float64, logY bool) (*plot.Plot, error) {
 	if len(curves) == 0 {
 		return nil, fmt.Errorf("plots: ball growth: no curves")
@@ -56,11 +59,13 @@ func BallGrowth(curves []Series, lower, upper []float64, logY bool) (*plot.Plot,
 		addLegend(p, b.name, l)
 		m.line(xys)
 	}
+	ecc := math.Inf(-1)
 	for i, s := range curves {
 		xys, err := s.points("ball curve", i, logY)
 		if err != nil {
 			return nil, err
 		}
+		ecc = max(ecc, eccentricity(xys))
 		l, pts, err := plotter.NewLinePoints(xys)
 		if err != nil {
 			return nil, fmt.Errorf("plots: ball curve %d (%q): %w", i, s.Label, err)
@@ -73,8 +78,26 @@ func BallGrowth(curves []Series, lower, upper []float64, logY bool) (*plot.Plot,
 		}
 		m.line(xys)
 	}
+	diam := newRefLine(true, ecc, rgb(targetRGB), dotted())
+	diam.style.Width = vg.Points(1.5)
+	p.Add(diam)
+	addLegend(p, fmt.Sprintf("largest eccentricity %g (diameter ≥ %g)", ecc, ecc), diam)
+	p.X.Min, p.X.Max = padRange(p.X.Min, p.X.Max, 0.02) // keep the line off the frame
+	m.ref(p, diam)
 	finishLegend(p, m)
 	return p, nil
+}
+
+// eccentricity returns the x of the first point of xys whose y equals the last
+// point's y: where the ball stops growing.
+func eccentricity(xys plotter.XYs) float64 {
+	last := xys[len(xys)-1].Y
+	for _, pt := range xys {
+		if pt.Y == last {
+			return pt.X
+		}
+	}
+	return xys[len(xys)-1].X
 }
 
 // GraphDegrees returns the degree of every node of g (a self loop counts twice).

@@ -50,6 +50,40 @@ func TestBallGrowth(t *testing.T) {
 		requireText(t, texts, "lower bound (Tanner)")
 		requireText(t, texts, fmt.Sprintf("v = %d", balls[0].Source))
 	}
+	// The eccentricity line is a lower bound on the exact diameter.
+	diam, err := spectral.Diameter(e.Graph(), spectral.DiameterOptions{})
+	if err != nil || !diam.Exact {
+		t.Fatalf("Diameter = %+v, %v", diam, err)
+	}
+	ecc := 0
+	for _, b := range balls {
+		ecc = max(ecc, len(b.Sizes)-1)
+	}
+	if ecc > diam.Diameter {
+		t.Fatalf("sampled eccentricity %d exceeds the diameter %d", ecc, diam.Diameter)
+	}
+	p, err := BallGrowth(BallSeries(balls), lower, upper, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	requireText(t, renderSVG(t, p), fmt.Sprintf("largest eccentricity %d (diameter ≥ %d)", ecc, ecc))
+	// On the path 0–1–…–5, node 0 has eccentricity 5 (the diameter) and node 2 has 3;
+	// a curve padded with its final size keeps its eccentricity.
+	path := []Series{
+		{Label: "v = 2", Y: []float64{1, 3, 5, 6, 6, 6, 6}},
+		{Label: "v = 0", Y: []float64{1, 2, 3, 4, 5, 6}},
+	}
+	for _, curves := range [][]Series{path, path[:1]} {
+		want := 5
+		if len(curves) == 1 {
+			want = 3
+		}
+		p, err := BallGrowth(curves, nil, nil, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		requireText(t, renderSVG(t, p), fmt.Sprintf("largest eccentricity %d (diameter ≥ %d)", want, want))
+	}
 	// Bounds are optional.
 	if _, err := BallGrowth(BallSeries(balls), nil, nil, true); err != nil {
 		t.Errorf("without bounds: %v", err)

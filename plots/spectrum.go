@@ -170,7 +170,7 @@ func ExtremeEigenvalues(series []ExtremeSeries, d int) (*plot.Plot, error) {
 	tol := 1e-9 * max(1, b)
 	xlo, xhi, ylo, yhi := b, b, -b, -b
 	p := newPlot(fmt.Sprintf("Extreme eigenvalues vs Ramanujan bound (d = %d)", d),
-		"λ₂ (second largest eigenvalue)", "λₙ (smallest eigenvalue)")
+		"λ₂ (second largest eigenvalue)", "λ_n (smallest eigenvalue)")
 	p.Add(&quadrant{xMax: b, yMin: -b, fill: color.NRGBA{R: 0xd6, G: 0x27, B: 0x28, A: 0x20}})
 	type scatter struct {
 		s     *plotter.Scatter

@@ -11,6 +11,7 @@
 //	data       statistics of a data set
 //	train      train and evaluate a model
 //	bench      benchmark expanders and training steps
+//	reproduce  run a suite of the paper's experiments (resumable) and write RESULTS.md
 //	repl       an interactive Go interpreter with gexph's packages
 //
 // Run `gexph <command> -h` for the flags of a command. Every command takes -json for
@@ -34,12 +35,13 @@ type command struct {
 
 func commands() map[string]command {
 	return map[string]command{
-		"expander": {"generate and certify a random regular expander", runExpander},
-		"spectral": {"spectral analysis of a graph read from an edge list", runSpectral},
-		"data":     {"statistics of a data set", runData},
-		"train":    {"train and evaluate a model", runTrain},
-		"bench":    {"benchmark expanders and training steps", runBench},
-		"repl":     {"an interactive Go interpreter with gexph's packages", runREPL},
+		"expander":  {"generate and certify a random regular expander", runExpander},
+		"spectral":  {"spectral analysis of a graph read from an edge list", runSpectral},
+		"data":      {"statistics of a data set", runData},
+		"train":     {"train and evaluate a model", runTrain},
+		"bench":     {"benchmark expanders and training steps", runBench},
+		"reproduce": {"run a suite of the paper's experiments and write RESULTS.md", runReproduce},
+		"repl":      {"an interactive Go interpreter with gexph's packages", runREPL},
 	}
 }
 

@@ -1,0 +1,626 @@
+package gexph
+
+import (
+	"bufio"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gexph/gexph/data"
+)
+
+// Reproduction suites: lists of training runs that reproduce the paper's tables, a
+// resumable runner that records every run (OutDir/runs/<name>.json and one CSV row), a
+// summary over seeds and a RESULTS.md table that sets the paper's figures beside ours.
+
+// Suite names for Suite.
+const (
+	// SuiteTransductive is TransductiveSuite: Computers, CS, Cora and CiteSeer with
+	// Exphormer, the MPNN and attention baselines and the ablations of Table 5.
+	SuiteTransductive = "transductive"
+	// SuiteInductiveBudget is InductiveBudgetSuite: PATTERN, CLUSTER, MNIST and
+	// Peptides-func on subsets and few epochs, for a CPU.
+	SuiteInductiveBudget = "inductive-budget"
+	// SuiteInductive is InductiveSuite: the same data sets at the paper's full budget,
+	// for a GPU (see InductiveFullBudgetCommand).
+	SuiteInductive = "inductive"
+)
+
+// Variant names of suite runs (the CSV's variant column).
+const (
+	// VariantExphormer is the preset's model unchanged.
+	VariantExphormer = "exphormer"
+	// VariantMPNN is the preset's MPNN alone (attention "none").
+	VariantMPNN = "mpnn"
+	// VariantFull, VariantPerformer and VariantBigBird replace Exphormer attention by
+	// full attention, Performer and BigBird, keeping the MPNN.
+	VariantFull      = "mpnn+full"
+	VariantPerformer = "mpnn+performer"
+	VariantBigBird   = "mpnn+bigbird"
+	// VariantNoLocal and VariantNoExpander drop the graph's own edges or the expander
+	// edges from the Exphormer interaction graph (Table 5).
+	VariantNoLocal    = "no-local"
+	VariantNoExpander = "no-expander"
+)
+
+// baselineSeeds is the number of seeds of the baselines and ablations.
+const baselineSeeds = 3
+
+// SuiteRun is one training run of a suite: a preset, JSON overrides on top of it and a
+// seed, trained on a data set.
+type SuiteRun struct {
+	// Name identifies the run; it names OutDir/runs/<Name>.json, so it holds only
+	// letters, digits, '-', '_', '+' and '.'.
+	Name string
+	// Dataset is the data set's spec for data.Load.
+	Dataset string
+	// Preset is the base configuration's preset name.
+	Preset string
+	// Variant names the model variant (VariantExphormer, VariantMPNN, …); runs of the
+	// same data set and variant with different seeds are summarised together.
+	Variant string
+	// Overrides is a partial JSON config applied on top of the preset ("" for none).
+	Overrides string
+	// Seed is the run's seed (the config's Seed: weights, batches, expanders and the
+	// random splits of the data set).
+	Seed uint64
+}
+
+// config returns the run's validated configuration.
+func (r SuiteRun) config() (Config, error) {
+	cfg, err := Preset(r.Preset)
+	if err != nil {
+		return Config{}, fmt.Errorf("suite run %q: %w", r.Name, err)
+	}
+	if r.Overrides != "" {
+		if cfg, err = ParseConfig(cfg, r.Overrides); err != nil {
+			return Config{}, fmt.Errorf("suite run %q: overrides %s: %w", r.Name, r.Overrides, err)
+		}
+	}
+	cfg.Seed = r.Seed
+	if err := cfg.Validate(); err != nil {
+		return Config{}, fmt.Errorf("suite run %q: %w", r.Name, err)
+	}
+	return cfg, nil
+}
+
+// seedRuns returns the runs of one data set and variant with seeds 1..seeds.
+func seedRuns(dataset, preset, variant, overrides string, seeds int) []SuiteRun {
+	runs := make([]SuiteRun, 0, seeds)
+	for s := 1; s <= seeds; s++ {
+		runs = append(runs, SuiteRun{
+			Name:    fmt.Sprintf("%s_%s_s%d", dataset, variant, s),
+			Dataset: dataset, Preset: preset, Variant: variant, Overrides: overrides, Seed: uint64(s),
+		})
+	}
+	return runs
+}
+
+// TransductiveSuite returns the transductive runs: Exphormer with the presets of the
+// paper's Table 9 on Computers, CS, Cora and CiteSeer with seeds 1..seeds, and with
+// seeds 1..min(seeds, 3) (the same random splits) the baselines — the GCN alone, GCN
+// with full attention, with Performer and with BigBird — and the ablations of Table 5
+// without local edges and without expander edges.
+//
+// The ablation without global nodes is not a separate run: these presets have no
+// virtual nodes, so it is the full model itself. (The paper's Table 5 accordingly lists
+// Computers' 91.59 under "No Global Nodes"; its "All Components" adds virtual nodes.)
+func TransductiveSuite(seeds int) []SuiteRun {
+	var runs []SuiteRun
+	nb := min(seeds, baselineSeeds)
+	for _, ds := range []string{"computers", "cs", "cora", "citeseer"} {
+		runs = append(runs, seedRuns(ds, ds, VariantExphormer, "", seeds)...)
+		for _, v := range []struct{ variant, overrides string }{
+			{VariantMPNN, `{"attention":"none"}`},
+			{VariantFull, `{"attention":"full"}`},
+			{VariantPerformer, `{"attention":"performer"}`},
+			{VariantBigBird, `{"attention":"bigbird"}`},
+			{VariantNoLocal, `{"local_edges":false}`},
+			{VariantNoExpander, `{"expander_edges":false}`},
+		} {
+			runs = append(runs, seedRuns(ds, ds, v.variant, v.overrides, nb)...)
+		}
+	}
+	return runs
+}
+
+// inductiveBudget lists the inductive suites' data sets with their reduced budget:
+// split sizes (graphs) and epochs.
+var inductiveBudget = []struct {
+	dataset                  string
+	train, val, test, epochs int
+}{
+	{"pattern", 2000, 500, 500, 20},
+	{"cluster", 1000, 250, 250, 10},
+	{"mnist", 2000, 500, 500, 10},
+	{"peptides-func", 1000, 250, 250, 20},
+}
+
+// InductiveBudgetSuite returns the inductive runs on a CPU budget: PATTERN, CLUSTER,
+// MNIST and Peptides-func with their presets but, as overrides, the first
+// 2000/500/500 (PATTERN, MNIST) or 1000/250/250 (CLUSTER, Peptides-func) graphs of the
+// train/validation/test splits, 10 or 20 epochs and 2 warm-up epochs; one seed each.
+// Their metrics are therefore not comparable to the paper's full-budget figures;
+// InductiveSuite (see InductiveFullBudgetCommand) runs those.
+func InductiveBudgetSuite() []SuiteRun {
+	var runs []SuiteRun
+	for _, b := range inductiveBudget {
+		o := fmt.Sprintf(`{"max_train":%d,"max_val":%d,"max_test":%d,"epochs":%d,"warmup_epochs":2}`,
+			b.train, b.val, b.test, b.epochs)
+		runs = append(runs, seedRuns(b.dataset, b.dataset, VariantExphormer, o, 1)...)
+	}
+	return runs
+}
+
+// InductiveSuite returns the inductive runs at the paper's budget: PATTERN, CLUSTER,
+// MNIST and Peptides-func with their presets unchanged and seeds 1..seeds.
+func InductiveSuite(seeds int) []SuiteRun {
+	var runs []SuiteRun
+	for _, b := range inductiveBudget {
+		runs = append(runs, seedRuns(b.dataset, b.dataset, VariantExphormer, "", seeds)...)
+	}
+	return runs
+}
+
+// InductiveFullBudgetCommand is the command that runs InductiveSuite with the paper's
+// four seeds on a CUDA GPU (a gexph binary built with the "xla" build tag; the plugin
+// path is the machine's).
+const InductiveFullBudgetCommand = "gexph reproduce -suite inductive -seeds 4 -backend xla:/path/to/pjrt_c_api_gpu_plugin.so -out runs/inductive -results docs/RESULTS.md"
+
+// SuiteNames lists the suites Suite knows.
+func SuiteNames() []string {
+	return []string{SuiteTransductive, SuiteInductiveBudget, SuiteInductive}
+}
+
+// Suite returns the runs of the named suite (see SuiteNames) with seeds seeds (ignored
+// by SuiteInductiveBudget, which runs one).
+func Suite(name string, seeds int) ([]SuiteRun, error) {
+	if seeds < 1 {
+		return nil, fmt.Errorf("suite %q: seeds = %d, want ≥ 1", name, seeds)
+	}
+	switch name {
+	case SuiteTransductive:
+		return TransductiveSuite(seeds), nil
+	case SuiteInductiveBudget:
+		return InductiveBudgetSuite(), nil
+	case SuiteInductive:
+		return InductiveSuite(seeds), nil
+	}
+	return nil, fmt.Errorf("suite: unknown name %q (choices: %s)", name, quoteList(SuiteNames()))
+}
+
+// SuiteOptions sets where and how RunSuite executes.
+type SuiteOptions struct {
+	// OutDir receives runs/<name>.json per finished run, ckpt/<name>/ (the checkpoints
+	// that let an interrupted run continue) and results.csv. Required.
+	OutDir string
+	// Backend is a backend spec for NewBackend ("" is the pure-Go backend).
+	Backend string
+	// Log receives a line per run and the runs' progress lines; nil is silent.
+	Log io.Writer
+	// DataDir is the data root for data.Load ("" for its default).
+	DataDir string
+	// OnRun, if set, is called with a run's name before it trains (not for runs
+	// skipped because they are finished).
+	OnRun func(name string)
+}
+
+// SuiteRecord is what RunSuite writes to OutDir/runs/<name>.json: the run's identity,
+// its Result without History and the process's peak resident memory.
+type SuiteRecord struct {
+	// Name, Variant and Seed are the SuiteRun's; the Result holds the rest.
+	Name    string `json:"name"`
+	Variant string `json:"variant"`
+	Seed    uint64 `json:"seed"`
+	// Spec is the SuiteRun's data set spec.
+	Spec string `json:"spec"`
+	// PeakRSSMB is VmHWM of /proc/self/status after the run, in MiB: the peak of the
+	// whole process so far, not of this run alone (0 where unavailable).
+	PeakRSSMB float64 `json:"peak_rss_mb"`
+	Result
+}
+
+// csvHeader is results.csv's header.
+var csvHeader = []string{"name", "dataset", "variant", "seed", "params", "epochs", "best_epoch",
+	"val_metric", "test_metric", "metric", "seconds", "seconds_per_epoch", "peak_rss_mb"}
+
+// validateRuns checks the runs' names and configurations before anything trains.
+func validateRuns(runs []SuiteRun) error {
+	seen := map[string]bool{}
+	for i, r := range runs {
+		if r.Name == "" {
+			return fmt.Errorf("suite run %d: empty name", i)
+		}
+		if strings.IndexFunc(r.Name, func(c rune) bool {
+			return !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("-_+.", c))
+		}) >= 0 || strings.HasPrefix(r.Name, ".") {
+			return fmt.Errorf("suite run %q: the name may hold only letters, digits, '-', '_', '+' and '.' (not first)", r.Name)
+		}
+		if seen[r.Name] {
+			return fmt.Errorf("suite run %q: duplicate name", r.Name)
+		}
+		seen[r.Name] = true
+		if r.Dataset == "" {
+			return fmt.Errorf("suite run %q: empty data set", r.Name)
+		}
+		if _, err := r.config(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// RunSuite trains the runs in order and records each: a run whose
+// OutDir/runs/<name>.json exists is skipped (so an interrupted suite resumes where it
+// stopped, an interrupted run from its last checkpoint); otherwise it trains with
+// TrainFromSpec and its SuiteRecord is written atomically. After every run, and at the
+// end, OutDir/results.csv is rewritten from all records in OutDir/runs (sorted by
+// name). All configurations are validated before the first run trains.
+func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
+	if opts.OutDir == "" {
+		return errors.New("suite: empty OutDir")
+	}
+	if err := validateRuns(runs); err != nil {
+		return err
+	}
+	runDir := filepath.Join(opts.OutDir, "runs")
+	if err := os.MkdirAll(runDir, 0o755); err != nil {
+		return fmt.Errorf("suite: %w", err)
+	}
+	csvPath := filepath.Join(opts.OutDir, "results.csv")
+	for i, r := range runs {
+		if err := ctx.Err(); err != nil {
+			return fmt.Errorf("suite: %w", err)
+		}
+		path := filepath.Join(runDir, r.Name+".json")
+		if _, err := os.Stat(path); err == nil {
+			logf(opts.Log, "[%d/%d] %s: done (%s)\n", i+1, len(runs), r.Name, path)
+			continue
+		} else if !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("suite: %w", err)
+		}
+		if opts.OnRun != nil {
+			opts.OnRun(r.Name)
+		}
+		logf(opts.Log, "[%d/%d] %s: %s, preset %s, variant %s, seed %d\n", i+1, len(runs), r.Name, r.Dataset, r.Preset, r.Variant, r.Seed)
+		cfg, err := r.config()
+		if err != nil {
+			return err
+		}
+		res, err := TrainFromSpec(ctx, r.Dataset, cfg, TrainOptions{
+			OutDir:  filepath.Join(opts.OutDir, "ckpt", r.Name),
+			Backend: opts.Backend,
+			Log:     opts.Log,
+			Resume:  true,
+			Data:    data.LoadOptions{DataDir: opts.DataDir},
+		})
+		if err != nil {
+			return fmt.Errorf("suite run %q: %w", r.Name, err)
+		}
+		rec := SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: peakRSSMB(), Result: *res}
+		rec.History = nil
+		if err := writeFileAtomic(path, func(w io.Writer) error {
+			enc := json.NewEncoder(w)
+			enc.SetIndent("", "  ")
+			return enc.Encode(rec)
+		}); err != nil {
+			return fmt.Errorf("suite: %w", err)
+		}
+		if err := writeSuiteCSV(runDir, csvPath); err != nil {
+			return err
+		}
+	}
+	return writeSuiteCSV(runDir, csvPath)
+}
+
+// logf writes to w unless it is nil.
+func logf(w io.Writer, format string, args ...any) {
+	if w != nil {
+		fmt.Fprintf(w, format, args...)
+	}
+}
+
+// writeSuiteCSV rewrites csvPath atomically from the records in runDir.
+func writeSuiteCSV(runDir, csvPath string) error {
+	paths, err := filepath.Glob(filepath.Join(runDir, "*.json"))
+	if err != nil {
+		return fmt.Errorf("suite: %w", err)
+	}
+	sort.Strings(paths)
+	rows := [][]string{csvHeader}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return fmt.Errorf("suite: %w", err)
+		}
+		var rec SuiteRecord
+		if err := json.Unmarshal(b, &rec); err != nil {
+			return fmt.Errorf("suite: %s: %w", p, err)
+		}
+		perEpoch := 0.0
+		if rec.Epochs > 0 {
+			perEpoch = rec.Seconds / float64(rec.Epochs)
+		}
+		f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+		rows = append(rows, []string{rec.Name, rec.Spec, rec.Variant, strconv.FormatUint(rec.Seed, 10),
+			strconv.Itoa(rec.Params), strconv.Itoa(rec.Epochs), strconv.Itoa(rec.BestEpoch),
+			f(rec.ValMetric), f(rec.TestMetric), rec.Metric, f(rec.Seconds), f(perEpoch), f(rec.PeakRSSMB)})
+	}
+	err = writeFileAtomic(csvPath, func(w io.Writer) error {
+		cw := csv.NewWriter(w)
+		if err := cw.WriteAll(rows); err != nil {
+			return err
+		}
+		return cw.Error()
+	})
+	if err != nil {
+		return fmt.Errorf("suite: %w", err)
+	}
+	return nil
+}
+
+// peakRSSMB returns the process's peak resident set size (VmHWM) in MiB, 0 where
+// /proc/self/status is unavailable.
+func peakRSSMB() float64 {
+	f, err := os.Open("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
+			if fields := strings.Fields(rest); len(fields) > 0 {
+				if kb, err := strconv.ParseFloat(fields[0], 64); err == nil {
+					return kb / 1024
+				}
+			}
+		}
+	}
+	return 0
+}
+
+// SummaryRow aggregates the runs of one data set and variant over their seeds.
+type SummaryRow struct {
+	// Dataset, Variant and Metric identify the group.
+	Dataset, Variant, Metric string
+	// Runs is the number of runs (seeds).
+	Runs int
+	// TestMean and TestStd are the mean and the standard deviation (population, ddof 0,
+	// as GraphGPS aggregates seeds) of the test metric; ValMean the validation's mean.
+	TestMean, TestStd, ValMean float64
+	// Params is the runs' parameter count (their mean, rounded, if they differ).
+	Params int
+	// SecondsPerEpoch is the mean wall time per epoch.
+	SecondsPerEpoch float64
+	// PeakRSSMB is the largest peak RSS recorded (see SuiteRecord.PeakRSSMB).
+	PeakRSSMB float64
+}
+
+// Summarize reads a results.csv written by RunSuite and groups its rows by data set and
+// variant, in the order of first appearance.
+func Summarize(csvPath string) ([]SummaryRow, error) {
+	f, err := os.Open(csvPath)
+	if err != nil {
+		return nil, fmt.Errorf("summarize: %w", err)
+	}
+	defer f.Close()
+	records, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		return nil, fmt.Errorf("summarize: %s: %w", csvPath, err)
+	}
+	if len(records) == 0 {
+		return nil, fmt.Errorf("summarize: %s: empty file, want the header %q", csvPath, strings.Join(csvHeader, ","))
+	}
+	col := map[string]int{}
+	for i, h := range records[0] {
+		col[h] = i
+	}
+	for _, h := range csvHeader {
+		if _, ok := col[h]; !ok {
+			return nil, fmt.Errorf("summarize: %s: missing column %q", csvPath, h)
+		}
+	}
+	type group struct {
+		row                 SummaryRow
+		test                []float64
+		valSum, params, spe float64
+	}
+	var order []string
+	groups := map[string]*group{}
+	for line, rec := range records[1:] {
+		num := func(name string) (float64, error) {
+			s := rec[col[name]]
+			v, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
+				return 0, fmt.Errorf("summarize: %s line %d: %s = %q, want a finite number", csvPath, line+2, name, s)
+			}
+			return v, nil
+		}
+		var vals [5]float64
+		for i, name := range []string{"test_metric", "val_metric", "params", "seconds_per_epoch", "peak_rss_mb"} {
+			if vals[i], err = num(name); err != nil {
+				return nil, err
+			}
+		}
+		ds, variant, metric := rec[col["dataset"]], rec[col["variant"]], rec[col["metric"]]
+		key := ds + "\x00" + variant
+		g, ok := groups[key]
+		if !ok {
+			g = &group{row: SummaryRow{Dataset: ds, Variant: variant, Metric: metric}}
+			groups[key] = g
+			order = append(order, key)
+		} else if g.row.Metric != metric {
+			return nil, fmt.Errorf("summarize: %s line %d: metric %q, but earlier rows of %s/%s have %q", csvPath, line+2, metric, ds, variant, g.row.Metric)
+		}
+		g.test = append(g.test, vals[0])
+		g.valSum += vals[1]
+		g.params += vals[2]
+		g.spe += vals[3]
+		g.row.PeakRSSMB = math.Max(g.row.PeakRSSMB, vals[4])
+	}
+	out := make([]SummaryRow, 0, len(order))
+	for _, key := range order {
+		g := groups[key]
+		n := float64(len(g.test))
+		r := g.row
+		r.Runs = len(g.test)
+		r.TestMean, r.TestStd = meanStd(g.test)
+		r.ValMean = g.valSum / n
+		r.Params = int(math.Round(g.params / n))
+		r.SecondsPerEpoch = g.spe / n
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// meanStd returns the mean and the population standard deviation of xs (not empty).
+func meanStd(xs []float64) (mean, std float64) {
+	for _, x := range xs {
+		mean += x
+	}
+	mean /= float64(len(xs))
+	for _, x := range xs {
+		std += (x - mean) * (x - mean)
+	}
+	return mean, math.Sqrt(std / float64(len(xs)))
+}
+
+// PaperFigure is a result the paper reports: mean ± standard deviation in the paper's
+// units (percent for accuracies, a fraction for AP), and where it is from.
+type PaperFigure struct {
+	Mean, Std float64
+	// Source names the paper's table.
+	Source string
+}
+
+// PaperFigures returns the paper's figures by data set spec and variant
+// (key "dataset/variant"). Cora and CiteSeer are not in the paper.
+func PaperFigures() map[string]PaperFigure {
+	t4, t1 := "Table 4 (transductive)", "Table 1 (GNN benchmarks)"
+	t5 := "Table 5 (ablations)"
+	return map[string]PaperFigure{
+		"computers/" + VariantExphormer:     {91.59, 0.31, t4},
+		"computers/" + VariantNoLocal:       {90.34, 0.45, t5},
+		"computers/" + VariantNoExpander:    {91.48, 0.41, t5},
+		"cs/" + VariantExphormer:            {95.77, 0.15, t4},
+		"pattern/" + VariantExphormer:       {86.74, 0.015, t1},
+		"cluster/" + VariantExphormer:       {78.07, 0.037, t1},
+		"mnist/" + VariantExphormer:         {98.55, 0.039, t1},
+		"peptides-func/" + VariantExphormer: {0.6527, 0.0043, "Table 3 (LRGB)"},
+	}
+}
+
+// metricScale is the factor from our metric to the paper's units: accuracies are
+// reported in percent.
+func metricScale(metric string) float64 {
+	if metric == MetricAccuracy || metric == MetricWeightedAccuracy {
+		return 100
+	}
+	return 1
+}
+
+// ResultsMeta describes how results were produced, for WriteResultsMarkdown.
+type ResultsMeta struct {
+	// Suite is the suite's name and Command the exact command line that ran it.
+	Suite, Command string
+	// Backend is the backend spec ("" for the pure-Go backend).
+	Backend string
+	// Machine describes the machine (see MachineDescription).
+	Machine string
+	// Date is when the table was written.
+	Date time.Time
+	// Notes are extra paragraphs (e.g. that a budget is reduced).
+	Notes []string
+}
+
+// MachineDescription returns the OS/architecture, the CPU count and the CPU model
+// (from /proc/cpuinfo where readable).
+func MachineDescription() string {
+	s := fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				return s + ", " + strings.TrimSpace(v)
+			}
+		}
+	}
+	return s
+}
+
+// SuiteNotes returns the notes RESULTS.md should carry for the named suite.
+func SuiteNotes(suite string) []string {
+	switch suite {
+	case SuiteTransductive:
+		return []string{
+			"Baselines (" + strings.Join([]string{VariantMPNN, VariantFull, VariantPerformer, VariantBigBird}, ", ") +
+				") and ablations (" + VariantNoLocal + ", " + VariantNoExpander + ") run on the same seeds, hence the same random splits, as the first Exphormer runs; the MPNN is the preset's GCN.",
+			"There is no separate \"no global nodes\" ablation: the transductive presets have no virtual nodes, so it is the full model (the paper's Table 5 lists Computers' 91.59 under \"No Global Nodes\").",
+			"The paper does not report Cora or CiteSeer.",
+		}
+	case SuiteInductiveBudget:
+		return []string{
+			"Reduced budget: the runs use subsets of the splits and few epochs (see the overrides in gexph.InductiveBudgetSuite), so they are not comparable to the paper's figures, which are at the full budget.",
+			"Full budget, on a GPU: `" + InductiveFullBudgetCommand + "`.",
+		}
+	}
+	return nil
+}
+
+// WriteResultsMarkdown writes a RESULTS.md: the metadata, then one table row per
+// summary row with our mean ± std (in the paper's units), the paper's figure where it
+// reports one, the parameter count, seconds per epoch and peak memory, then the notes.
+func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) error {
+	bw := bufio.NewWriter(w)
+	backend := meta.Backend
+	if backend == "" {
+		backend = "go"
+	}
+	fmt.Fprintf(bw, "# Results: %s suite\n\n", meta.Suite)
+	fmt.Fprintf(bw, "- Command: `%s`\n", meta.Command)
+	fmt.Fprintf(bw, "- Backend: %s\n", backend)
+	fmt.Fprintf(bw, "- Machine: %s\n", meta.Machine)
+	fmt.Fprintf(bw, "- Date: %s\n\n", meta.Date.UTC().Format("2006-01-02 15:04 MST"))
+	fmt.Fprintln(bw, "Metrics are test metrics at the best validation epoch, mean ± std over seeds (accuracies in percent).")
+	fmt.Fprintln(bw)
+	fmt.Fprintln(bw, "| Data set | Variant | Metric | Seeds | Ours | Paper | Params | s/epoch | Peak RSS (MiB) |")
+	fmt.Fprintln(bw, "|---|---|---|---:|---:|---:|---:|---:|---:|")
+	paper := PaperFigures()
+	for _, r := range rows {
+		scale := metricScale(r.Metric)
+		digits := 2
+		if scale == 1 {
+			digits = 4
+		}
+		p := "—"
+		if fig, ok := paper[r.Dataset+"/"+r.Variant]; ok {
+			p = fmt.Sprintf("%s ± %s", strconv.FormatFloat(fig.Mean, 'f', -1, 64), strconv.FormatFloat(fig.Std, 'f', -1, 64))
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %d | %.*f ± %.*f | %s | %d | %.3g | %.0f |\n",
+			r.Dataset, r.Variant, r.Metric, r.Runs, digits, r.TestMean*scale, digits, r.TestStd*scale, p,
+			r.Params, r.SecondsPerEpoch, r.PeakRSSMB)
+	}
+	if len(meta.Notes) > 0 {
+		fmt.Fprintln(bw)
+		for _, n := range meta.Notes {
+			fmt.Fprintf(bw, "- %s\n", n)
+		}
+	}
+	fmt.Fprintln(bw)
+	fmt.Fprintln(bw, "Peak RSS is the process's peak so far when the run ended (VmHWM), an upper bound on the run's own.")
+	if err := bw.Flush(); err != nil {
+		return fmt.Errorf("results markdown: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,303 @@
+package gexph
+
+import (
+	"bytes"
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tinySuite is two PATTERN runs small enough for a unit test.
+func tinySuite() []SuiteRun {
+	o := `{"layers":1,"hidden_dim":16,"heads":4,"epochs":2,"warmup_epochs":0,"batch_size":8,"max_train":16,"max_val":8,"max_test":8}`
+	return []SuiteRun{
+		{Name: "pattern_exphormer_s1", Dataset: "pattern", Preset: "pattern", Variant: VariantExphormer, Overrides: o, Seed: 1},
+		{Name: "pattern_mpnn_s1", Dataset: "pattern", Preset: "pattern", Variant: VariantMPNN,
+			Overrides: strings.Replace(o, "{", `{"attention":"none",`, 1), Seed: 1},
+	}
+}
+
+func TestRunSuiteWritesAndResumes(t *testing.T) {
+	dir := t.TempDir()
+	var started []string
+	opts := SuiteOptions{OutDir: dir, OnRun: func(name string) { started = append(started, name) }}
+	runs := tinySuite()
+	if err := RunSuite(context.Background(), runs, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(started) != 2 {
+		t.Fatalf("first pass trained %v, want both runs", started)
+	}
+	mtimes := map[string]time.Time{}
+	for _, r := range runs {
+		path := filepath.Join(dir, "runs", r.Name+".json")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rec SuiteRecord
+		if err := json.Unmarshal(b, &rec); err != nil {
+			t.Fatal(err)
+		}
+		if rec.Name != r.Name || rec.Variant != r.Variant || rec.Seed != r.Seed || rec.Spec != r.Dataset {
+			t.Errorf("%s: record identity %+v", r.Name, rec)
+		}
+		if rec.Epochs != 2 || rec.Params <= 0 || rec.Metric != MetricWeightedAccuracy || rec.Config.Seed != r.Seed {
+			t.Errorf("%s: epochs %d, params %d, metric %q, seed %d", r.Name, rec.Epochs, rec.Params, rec.Metric, rec.Config.Seed)
+		}
+		if rec.History != nil {
+			t.Errorf("%s: the record holds the history", r.Name)
+		}
+		if rec.PeakRSSMB <= 0 && runtimeHasProc() {
+			t.Errorf("%s: peak RSS %v", r.Name, rec.PeakRSSMB)
+		}
+		st, _ := os.Stat(path)
+		mtimes[path] = st.ModTime()
+	}
+	// The MPNN-only model has fewer parameters than the one with attention.
+	recs := readCSV(t, filepath.Join(dir, "results.csv"))
+	if len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",") {
+		t.Fatalf("results.csv = %v, want the header and 2 rows", recs)
+	}
+	byName := map[string][]string{}
+	for _, r := range recs[1:] {
+		byName[r[0]] = r
+	}
+	if e, m := byName["pattern_exphormer_s1"], byName["pattern_mpnn_s1"]; e == nil || m == nil || e[2] != VariantExphormer || m[2] != VariantMPNN || !(atoi(t, e[4]) > atoi(t, m[4])) {
+		t.Errorf("rows %v and %v: want both variants, attention adding parameters", e, m)
+	}
+
+	started = nil
+	if err := RunSuite(context.Background(), runs, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(started) != 0 {
+		t.Errorf("second pass trained %v, want none (resumed)", started)
+	}
+	for path, mt := range mtimes {
+		if st, err := os.Stat(path); err != nil || !st.ModTime().Equal(mt) {
+			t.Errorf("%s rewritten on resume", path)
+		}
+	}
+	// A run interrupted after its checkpoints but before its record trains again, from
+	// its last checkpoint, and only it.
+	lost := filepath.Join(dir, "runs", "pattern_mpnn_s1.json")
+	if err := os.Remove(lost); err != nil {
+		t.Fatal(err)
+	}
+	if err := RunSuite(context.Background(), runs, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(started) != 1 || started[0] != "pattern_mpnn_s1" {
+		t.Errorf("third pass trained %v, want only pattern_mpnn_s1", started)
+	}
+	if recs := readCSV(t, filepath.Join(dir, "results.csv")); len(recs) != 3 {
+		t.Errorf("results.csv after the third pass: %d lines, want 3", len(recs))
+	}
+	rows, err := Summarize(filepath.Join(dir, "results.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Runs != 1 || rows[0].TestStd != 0 {
+		t.Errorf("summary %+v, want 2 groups of one run", rows)
+	}
+}
+
+func runtimeHasProc() bool { _, err := os.Stat("/proc/self/status"); return err == nil }
+
+func readCSV(t *testing.T, path string) [][]string {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	recs, err := csv.NewReader(f).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+func atoi(t *testing.T, s string) int {
+	t.Helper()
+	var n int
+	if err := json.Unmarshal([]byte(s), &n); err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
+}
+
+func TestRunSuiteRejectsBadRunsBeforeTraining(t *testing.T) {
+	good := tinySuite()[0]
+	cases := map[string][]SuiteRun{
+		"empty name":     {{Dataset: "pattern", Preset: "pattern"}},
+		"path in name":   {{Name: "../x", Dataset: "pattern", Preset: "pattern"}},
+		"dot name":       {{Name: ".x", Dataset: "pattern", Preset: "pattern"}},
+		"duplicate":      {good, good},
+		"no data set":    {{Name: "x", Preset: "pattern"}},
+		"unknown preset": {good, {Name: "x", Dataset: "pattern", Preset: "nope"}},
+		"unknown key":    {good, {Name: "x", Dataset: "pattern", Preset: "pattern", Overrides: `{"layerz":1}`}},
+		"invalid value":  {good, {Name: "x", Dataset: "pattern", Preset: "pattern", Overrides: `{"layers":0}`}},
+		"bad JSON":       {good, {Name: "x", Dataset: "pattern", Preset: "pattern", Overrides: `{`}},
+	}
+	for name, runs := range cases {
+		trained := 0
+		err := RunSuite(context.Background(), runs, SuiteOptions{OutDir: t.TempDir(), OnRun: func(string) { trained++ }})
+		if err == nil || trained != 0 {
+			t.Errorf("%s: err %v after %d runs, want an error before any run", name, err, trained)
+		}
+	}
+	if err := RunSuite(context.Background(), tinySuite(), SuiteOptions{}); err == nil {
+		t.Error("empty OutDir: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := RunSuite(ctx, tinySuite(), SuiteOptions{OutDir: t.TempDir()}); err == nil {
+		t.Error("cancelled context: no error")
+	}
+}
+
+func TestSuites(t *testing.T) {
+	tr := TransductiveSuite(5)
+	// 4 data sets × (5 Exphormer seeds + 6 variants × 3 seeds).
+	if len(tr) != 4*(5+6*3) {
+		t.Errorf("transductive suite: %d runs, want %d", len(tr), 4*(5+6*3))
+	}
+	if err := validateRuns(tr); err != nil {
+		t.Error(err)
+	}
+	want := map[string]func(c Config) bool{
+		VariantExphormer: func(c Config) bool {
+			return c.Attention == AttnExphormer && c.LocalEdges && c.ExpanderEdges && c.VirtualNodes == 0
+		},
+		VariantMPNN:       func(c Config) bool { return c.Attention == AttnNone && c.MPNN == MPNNGCN },
+		VariantFull:       func(c Config) bool { return c.Attention == AttnFull && c.MPNN == MPNNGCN },
+		VariantPerformer:  func(c Config) bool { return c.Attention == AttnPerformer },
+		VariantBigBird:    func(c Config) bool { return c.Attention == AttnBigBird },
+		VariantNoLocal:    func(c Config) bool { return !c.LocalEdges && c.ExpanderEdges },
+		VariantNoExpander: func(c Config) bool { return c.LocalEdges && !c.ExpanderEdges },
+	}
+	for _, r := range tr {
+		c, err := r.config()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if ok := want[r.Variant]; ok == nil || !ok(c) || c.Seed != r.Seed || c.Preset != r.Dataset {
+			t.Errorf("%s: config does not match variant %q", r.Name, r.Variant)
+		}
+	}
+	if n := len(TransductiveSuite(1)); n != 4*7 {
+		t.Errorf("transductive suite with 1 seed: %d runs, want 28", n)
+	}
+	ib := InductiveBudgetSuite()
+	if err := validateRuns(ib); err != nil {
+		t.Error(err)
+	}
+	for _, r := range ib {
+		c, _ := r.config()
+		full, _ := Preset(r.Preset)
+		if c.MaxTrain == 0 || c.Epochs >= full.Epochs || c.Layers != full.Layers || c.HiddenDim != full.HiddenDim {
+			t.Errorf("%s: %+v is not the preset on a reduced budget", r.Name, c)
+		}
+	}
+	if !strings.Contains(InductiveFullBudgetCommand, "-suite "+SuiteInductive) {
+		t.Errorf("full-budget command %q does not run the inductive suite", InductiveFullBudgetCommand)
+	}
+	if _, err := Suite("scaling", 1); err == nil || !strings.Contains(err.Error(), `"transductive"`) || !strings.Contains(err.Error(), `"inductive-budget"`) {
+		t.Errorf("unknown suite: %v, want an error naming the choices", err)
+	}
+	if _, err := Suite(SuiteTransductive, 0); err == nil {
+		t.Error("0 seeds: no error")
+	}
+	if runs, err := Suite(SuiteInductive, 2); err != nil || len(runs) != 8 {
+		t.Errorf("inductive suite: %d runs, %v", len(runs), err)
+	}
+}
+
+const summaryCSV = `name,dataset,variant,seed,params,epochs,best_epoch,val_metric,test_metric,metric,seconds,seconds_per_epoch,peak_rss_mb
+computers_exphormer_s1,computers,exphormer,1,100,10,5,0.85,0.9,accuracy,10,1,50
+cs_exphormer_s1,cs,exphormer,1,200,4,2,0.5,0.6,accuracy,8,2,70
+computers_exphormer_s2,computers,exphormer,2,100,10,5,0.75,0.8,accuracy,20,2,60
+computers_exphormer_s3,computers,exphormer,3,100,10,5,0.65,0.7,accuracy,30,3,40
+`
+
+func TestSummarizeAgainstHandValues(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "results.csv")
+	if err := os.WriteFile(path, []byte(summaryCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Summarize(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].Dataset != "computers" || rows[1].Dataset != "cs" {
+		t.Fatalf("rows %+v, want computers then cs", rows)
+	}
+	c := rows[0]
+	// Test 0.9, 0.8, 0.7: mean 0.8, population std √((0.01+0+0.01)/3).
+	near := func(name string, got, want float64) {
+		if math.Abs(got-want) > 1e-12 {
+			t.Errorf("%s = %v, want %v", name, got, want)
+		}
+	}
+	near("mean", c.TestMean, 0.8)
+	near("std", c.TestStd, math.Sqrt(0.02/3))
+	near("val mean", c.ValMean, 0.75)
+	near("s/epoch", c.SecondsPerEpoch, 2)
+	near("peak", c.PeakRSSMB, 60)
+	if c.Runs != 3 || c.Params != 100 || c.Metric != MetricAccuracy || c.Variant != VariantExphormer {
+		t.Errorf("computers row %+v", c)
+	}
+	if rows[1].Runs != 1 || rows[1].TestStd != 0 || rows[1].TestMean != 0.6 || rows[1].Params != 200 {
+		t.Errorf("cs row %+v", rows[1])
+	}
+
+	var buf bytes.Buffer
+	meta := ResultsMeta{Suite: SuiteTransductive, Command: "gexph reproduce -suite transductive", Machine: MachineDescription(),
+		Date: time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC), Notes: SuiteNotes(SuiteTransductive)}
+	if err := WriteResultsMarkdown(&buf, rows, meta); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, s := range []string{
+		"| computers | exphormer | accuracy | 3 | 80.00 ± 8.16 | 91.59 ± 0.31 | 100 |", // ours ×100 beside the paper's
+		"| cs | exphormer | accuracy | 1 | 60.00 ± 0.00 | 95.77 ± 0.15 | 200 |",
+		"`gexph reproduce -suite transductive`", "2026-01-02 03:04 UTC", meta.Machine, "No Global Nodes",
+	} {
+		if !strings.Contains(md, s) {
+			t.Errorf("markdown lacks %q:\n%s", s, md)
+		}
+	}
+}
+
+func TestSummarizeErrors(t *testing.T) {
+	dir := t.TempDir()
+	header := strings.SplitN(summaryCSV, "\n", 2)[0]
+	cases := map[string]string{
+		"empty":          "",
+		"missing column": strings.Replace(summaryCSV, ",peak_rss_mb", "", 1),
+		"bad number":     header + "\nx,cs,exphormer,1,100,10,5,0.5,abc,accuracy,8,2,70\n",
+		"NaN":            header + "\nx,cs,exphormer,1,100,10,5,0.5,NaN,accuracy,8,2,70\n",
+		"mixed metrics":  header + "\nx,cs,exphormer,1,100,10,5,0.5,0.6,accuracy,8,2,70\ny,cs,exphormer,2,100,10,5,0.5,0.6,ap,8,2,70\n",
+		"ragged":         header + "\nx,cs\n",
+	}
+	for name, text := range cases {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".csv")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Summarize(path); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+	if _, err := Summarize(filepath.Join(dir, "absent.csv")); err == nil {
+		t.Error("absent file: no error")
+	}
+}
