@@ -34,6 +34,10 @@ type LanczosOptions struct {
 	// K is the number of extreme eigenvalues wanted at each end of the spectrum
 	// (default 1).
 	K int
+	// KBottom, when positive, replaces K at the bottom end: the number of smallest
+	// eigenvalues wanted (for example 2 at the top and 1 at the bottom for λ₂ and λₙ of
+	// a graph whose top eigenvector is unknown).
+	KBottom int
 	// Tol is the absolute residual bound ‖Mx − θx‖ each reported Ritz pair must meet,
 	// which bounds the distance from θ to an eigenvalue (default DefaultLanczosTol).
 	// Eigenvalues closer together than Tol are reported once.
@@ -102,12 +106,18 @@ func Lanczos(g *Graph, kind MatrixKind, opts LanczosOptions) (*Extremes, error) 
 	if maxIter == 0 {
 		maxIter = DefaultLanczosMaxIter
 	}
+	kBottom := opts.KBottom
+	if kBottom == 0 {
+		kBottom = k
+	}
 	if budget == 0 {
 		budget = DefaultMaxBasisBytes
 	}
 	switch {
 	case k < 0:
 		return nil, fmt.Errorf("spectral: Lanczos: K = %d is negative", k)
+	case kBottom < 0:
+		return nil, fmt.Errorf("spectral: Lanczos: KBottom = %d is negative", kBottom)
 	case !(tol > 0) || math.IsInf(tol, 0):
 		return nil, fmt.Errorf("spectral: Lanczos: tolerance %g is not a positive number", tol)
 	case maxIter < 0:
@@ -190,7 +200,7 @@ func Lanczos(g *Graph, kind MatrixKind, opts LanczosOptions) (*Extremes, error) 
 			if invariant {
 				resid = 0
 			}
-			ext, err := ritzExtremes(alpha, beta, resid, k, tol)
+			ext, err := ritzExtremes(alpha, beta, resid, k, kBottom, tol)
 			if err != nil {
 				return nil, err
 			}
@@ -210,9 +220,9 @@ func Lanczos(g *Graph, kind MatrixKind, opts LanczosOptions) (*Extremes, error) 
 }
 
 // ritzExtremes diagonalises the Lanczos tridiagonal matrix (diagonal alpha, off-diagonal
-// beta) and returns its k extreme distinct Ritz values at each end with the residual
-// bounds resid·|last component of the Ritz vector|.
-func ritzExtremes(alpha, beta []float64, resid float64, k int, tol float64) (*Extremes, error) {
+// beta) and returns its k largest and kBottom smallest distinct Ritz values with the
+// residual bounds resid·|last component of the Ritz vector|.
+func ritzExtremes(alpha, beta []float64, resid float64, k, kBottom int, tol float64) (*Extremes, error) {
 	m := len(alpha)
 	d := append([]float64(nil), alpha...)
 	e := make([]float64, m)
@@ -244,8 +254,13 @@ func ritzExtremes(alpha, beta []float64, resid float64, k int, tol float64) (*Ex
 	for i := 0; i < k && i < len(vals); i++ {
 		top := len(vals) - 1 - i
 		ext.Top, ext.TopResidual = append(ext.Top, vals[top]), append(ext.TopResidual, res[top])
+		if res[top] > tol {
+			ext.Converged = false
+		}
+	}
+	for i := 0; i < kBottom && i < len(vals); i++ {
 		ext.Bottom, ext.BottomResidual = append(ext.Bottom, vals[i]), append(ext.BottomResidual, res[i])
-		if res[top] > tol || res[i] > tol {
+		if res[i] > tol {
 			ext.Converged = false
 		}
 	}
@@ -292,7 +307,7 @@ func ExpanderEigenvalues(g *Graph) (lambda2, lambdaMin float64, err error) {
 	lo, hi := g.DegreeRange()
 	opts := LanczosOptions{K: 1, Tol: ExpanderTol, DeflateTrivial: lo == hi}
 	if lo != hi {
-		opts.K = 2
+		opts.K, opts.KBottom = 2, 1
 	}
 	ext, err := Lanczos(g, Adjacency, opts)
 	if err != nil {

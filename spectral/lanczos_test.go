@@ -277,3 +277,32 @@ func TestOperatorChunksAgree(t *testing.T) {
 		}
 	}
 }
+
+// KBottom asks for fewer values at the bottom than at the top: the values returned
+// agree with the dense spectrum, and only the requested ones need to converge.
+func TestLanczosKBottom(t *testing.T) {
+	g := randomIrregular(t, 300, 0.05, 11)
+	dense, err := DenseEigenvalues(g, Adjacency)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ext, err := Lanczos(g, Adjacency, LanczosOptions{K: 2, KBottom: 1, Tol: 1e-9})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ext.Top) != 2 || len(ext.Bottom) != 1 || !ext.Converged {
+		t.Fatalf("K=2, KBottom=1: top %v, bottom %v, converged %v", ext.Top, ext.Bottom, ext.Converged)
+	}
+	n := len(dense)
+	for i, want := range []float64{dense[n-1], dense[n-2]} {
+		if math.Abs(ext.Top[i]-want) > 1e-8 {
+			t.Errorf("top %d: %v, dense %v", i, ext.Top[i], want)
+		}
+	}
+	if math.Abs(ext.Bottom[0]-dense[0]) > 1e-8 {
+		t.Errorf("bottom: %v, dense %v", ext.Bottom[0], dense[0])
+	}
+	if _, err := Lanczos(g, Adjacency, LanczosOptions{KBottom: -1}); err == nil {
+		t.Error("negative KBottom accepted")
+	}
+}
