@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/layers"
 )
 
 // Reproduction suites: lists of training runs that reproduce the paper's tables, a
@@ -308,7 +309,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		if err != nil {
 			return fmt.Errorf("suite run %q: %w", r.Name, err)
 		}
-		rec := SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: peakRSSMB(), Result: *res}
+		rec := SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: layers.PeakRSSMB(), Result: *res}
 		rec.History = nil
 		if err := writeFileAtomic(path, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -368,27 +369,6 @@ func writeSuiteCSV(runDir, csvPath string) error {
 		return fmt.Errorf("suite: %w", err)
 	}
 	return nil
-}
-
-// peakRSSMB returns the process's peak resident set size (VmHWM) in MiB, 0 where
-// /proc/self/status is unavailable.
-func peakRSSMB() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "VmHWM:"); ok {
-			if fields := strings.Fields(rest); len(fields) > 0 {
-				if kb, err := strconv.ParseFloat(fields[0], 64); err == nil {
-					return kb / 1024
-				}
-			}
-		}
-	}
-	return 0
 }
 
 // SummaryRow aggregates the runs of one data set and variant over their seeds.

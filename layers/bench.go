@@ -1,15 +1,12 @@
 package layers
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"runtime/debug"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 	"time"
 
 	"github.com/gomlx/compute"
@@ -173,7 +170,7 @@ func RunStepBenchmark(cfg StepBenchConfig) (res StepBenchResult, err error) {
 	}
 	res.MedianMs = median(res.StepMs)
 	res.MedianCPUMs = median(res.StepCPUMs)
-	res.PeakRSSMB = peakRSSMB()
+	res.PeakRSSMB = PeakRSSMB()
 	return res, nil
 }
 
@@ -226,27 +223,4 @@ func randomSortedEdges(rng *rand.Rand, n, e int) (src, dst []int32) {
 // resetPeakRSS resets the kernel's peak-RSS counter of this process where supported.
 func resetPeakRSS() {
 	_ = os.WriteFile("/proc/self/clear_refs", []byte("5"), 0)
-}
-
-// peakRSSMB reads VmHWM from /proc/self/status, in MiB (0 if unavailable).
-func peakRSSMB() float64 {
-	f, err := os.Open("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		line := sc.Text()
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			fields := strings.Fields(rest)
-			if len(fields) >= 1 {
-				kb, err := strconv.ParseFloat(fields[0], 64)
-				if err == nil {
-					return kb / 1024
-				}
-			}
-		}
-	}
-	return 0
 }

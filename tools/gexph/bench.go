@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -98,7 +97,7 @@ func benchExpander(n, d int, seed uint64) (benchReport, error) {
 	}
 	cert := time.Since(start).Seconds()
 	return benchReport{Case: "expander", N: n, D: d, GenerateSeconds: gen, CertifySeconds: cert,
-		Lambda2: l2, LambdaMin: lmin, PeakRSSMB: peakRSSMB()}, nil
+		Lambda2: l2, LambdaMin: lmin, PeakRSSMB: layers.PeakRSSMB()}, nil
 }
 
 // benchTable runs the standard benchmark cases, each in a fresh process of this program
@@ -147,21 +146,4 @@ func printBenchTable(w io.Writer, rows []benchReport) error {
 		}
 	}
 	return tw.Flush()
-}
-
-// peakRSSMB reads the process's peak resident set size (VmHWM) in MiB; 0 if unknown.
-func peakRSSMB() float64 {
-	b, err := os.ReadFile("/proc/self/status")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			kb, err := strconv.ParseFloat(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")), 64)
-			if err == nil {
-				return kb / 1024
-			}
-		}
-	}
-	return 0
 }

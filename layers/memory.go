@@ -52,20 +52,28 @@ func strictOvercommit() bool {
 }
 
 // memTotalBytes returns MemTotal from /proc/meminfo, or 0 when unknown.
-func memTotalBytes() int {
-	f, err := os.Open("/proc/meminfo")
+func memTotalBytes() int { return int(procKB("/proc/meminfo", "MemTotal:") * 1024) }
+
+// PeakRSSMB returns the process's peak resident set size (VmHWM of /proc/self/status)
+// in MiB, or 0 where that is unavailable.
+func PeakRSSMB() float64 { return procKB("/proc/self/status", "VmHWM:") / 1024 }
+
+// procKB reads the "key value kB" line of a /proc file; 0 when absent or unreadable.
+func procKB(path, key string) float64 {
+	f, err := os.Open(path)
 	if err != nil {
 		return 0
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
-		if rest, ok := strings.CutPrefix(sc.Text(), "MemTotal:"); ok {
-			kb, err := strconv.Atoi(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(rest), "kB")))
-			if err != nil {
-				return 0
+		if rest, ok := strings.CutPrefix(sc.Text(), key); ok {
+			if fields := strings.Fields(rest); len(fields) > 0 {
+				if kb, err := strconv.ParseFloat(fields[0], 64); err == nil {
+					return kb
+				}
 			}
-			return kb * 1024
+			return 0
 		}
 	}
 	return 0
