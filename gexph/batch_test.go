@@ -222,6 +222,7 @@ func TestPaddingDoesNotChangeResults(t *testing.T) {
 		{"node-gatedgcn", tinyNodeDataset(8, 3), func(c *Config) {}},
 		{"node-gine", tinyNodeDataset(8, 3), func(c *Config) { c.MPNN = MPNNGINE }},
 		{"graph-max-headnorm", tinyGraphDataset(data.GraphClassification, 8, 3), func(c *Config) { c.Pooling, c.HeadNorm = PoolMax, true }},
+		{"graph-categorical-edges", categoricalEdges(tinyGraphDataset(data.GraphClassification, 8, 3), 3), func(c *Config) {}},
 		{"graph-mean-eslappe", tinyGraphDataset(data.GraphRegression, 8, 3), func(c *Config) {
 			c.Pooling, c.PE, c.PESize, c.Metric = PoolMean, PEESLap, 4, MetricMAE
 		}},

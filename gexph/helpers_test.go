@@ -164,3 +164,17 @@ func rangeInts(a, b int) []int {
 	}
 	return r
 }
+
+// categoricalEdges replaces the edge features of ds by one categorical column with
+// codes in [0, card), drawn from the edge's dense feature.
+func categoricalEdges(ds *data.Dataset, card int) *data.Dataset {
+	for gi := range ds.Graphs {
+		g := &ds.Graphs[gi]
+		codes := make([]int32, len(g.Src))
+		for e := range codes {
+			codes[e] = int32(min(card-1, int(g.Edge.Dense[e]*float32(card))))
+		}
+		g.Edge = data.Features{Kind: data.Categorical, Rows: len(codes), Cols: 1, Categorical: codes, Cardinality: []int{card}}
+	}
+	return ds
+}

@@ -423,19 +423,31 @@ func (m *Model) modelGraph(scope *model.Scope, in map[string]*Node) *Node {
 		h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in["rwse"], cfg.PEDim, false)}, -1)
 	}
 
-	var e *Node
+	// The attention's edge embeddings are rows of a table (the encoded local edges or
+	// their distinct values, then the learned interaction-edge types): the attention
+	// projects the table rather than every edge.
+	var e, attnTable, attnIndex *Node
 	if m.needEdgeStates() {
-		e = m.encodeEdges(scope.In("edge_encoder"), in, d)
-	}
-	var attnEmb *Node
-	if cfg.Attention == AttnExphormer {
-		numTypes := layers.NumInteractionEdgeTypes(m.numVirtual)
-		if e != nil {
-			attnEmb = layers.MixedEdgeEmbedding(scope.In("interaction_edges"), e, in["h_source"], numTypes)
-		} else {
-			types := Neg(AddScalar(in["h_source"], 1))
-			attnEmb = layers.EdgeTypeEmbedding(scope.In("interaction_edges"), types, numTypes, d, dtype)
+		localTable, localIndex := m.encodeEdgeTable(scope.In("edge_encoder"), in, d)
+		switch {
+		case localIndex == nil:
+			e = localTable
+		case m.cfg.MPNN != MPNNGatedGCN && m.cfg.MPNN != MPNNGINE:
+			// Only the attention reads the local edges.
+		case m.spec.edge.kind == data.NoFeatures:
+			e = BroadcastToDims(localTable, localIndex.Shape().Dimensions[0], d)
+		default:
+			e = Gather(localTable, InsertAxes(localIndex, -1))
 		}
+		if cfg.Attention == AttnExphormer {
+			attnTable, attnIndex = layers.MixedEdgeTable(scope.In("interaction_edges"), localTable, localIndex,
+				in["h_source"], layers.NumInteractionEdgeTypes(m.numVirtual))
+		}
+	} else if cfg.Attention == AttnExphormer {
+		numTypes := layers.NumInteractionEdgeTypes(m.numVirtual)
+		attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
+			Iota(g, shapes.Make(dtypes.Int32, numTypes), 0), numTypes, d, dtype)
+		attnIndex = Neg(AddScalar(in["h_source"], 1))
 	}
 	if m.numVirtual > 0 {
 		slot := Iota(g, shapes.Make(dtypes.Int32, gp*m.numVirtual), 0)
@@ -454,7 +466,7 @@ func (m *Model) modelGraph(scope *model.Scope, in map[string]*Node) *Node {
 		}
 		switch cfg.Attention {
 		case AttnExphormer:
-			lb.AttentionEdges(in["h_src"], in["h_dst"], attnEmb)
+			lb.AttentionEdges(in["h_src"], in["h_dst"], nil).AttentionEdgeTable(attnTable, attnIndex)
 		case AttnBigBird:
 			lb.AttentionEdges(in["bb_src"], in["bb_dst"], nil)
 		case AttnFull, AttnPerformer:
@@ -497,18 +509,28 @@ func (m *Model) encodeNodes(scope *model.Scope, in map[string]*Node, dim int) *N
 	return BroadcastToDims(one, np, dim)
 }
 
-// encodeEdges embeds the local edge features to width dim (as encodeNodes).
-func (m *Model) encodeEdges(scope *model.Scope, in map[string]*Node, dim int) *Node {
+// encodeEdgeTable embeds the local edge features to width dim (as encodeNodes) as a
+// table and an index: local edge i has embedding table[index[i]]. index is nil when the
+// table has one row per edge (dense or multi-column categorical features); no features
+// give a one-row table and a single categorical column its table of codes.
+func (m *Model) encodeEdgeTable(scope *model.Scope, in map[string]*Node, dim int) (table, index *Node) {
 	src := in["src"]
+	g := src.Graph()
 	ep := src.Shape().Dimensions[0]
-	switch m.spec.edge.kind {
-	case data.Dense:
-		return glayers.Dense(scope, in["e"], true, dim)
-	case data.Categorical:
-		return categoricalEmbedding(scope, in["e_cat"], m.spec.edge.card, dim)
+	switch {
+	case m.spec.edge.kind == data.Dense:
+		return glayers.Dense(scope, in["e"], true, dim), nil
+	case m.spec.edge.kind == data.Categorical && len(m.spec.edge.card) == 1:
+		codes := max(m.spec.edge.card[0], 1)
+		all := Iota(g, shapes.Make(dtypes.Int32, codes), 0)
+		table = layers.EdgeTypeEmbedding(scope.In("column_0"), all, codes, dim, dtypes.Float32)
+		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+		return Add(table, InsertAxes(b, 0)), Reshape(in["e_cat"], ep)
+	case m.spec.edge.kind == data.Categorical:
+		return categoricalEmbedding(scope, in["e_cat"], m.spec.edge.card, dim), nil
 	}
-	one := layers.EdgeTypeEmbedding(scope, Zeros(src.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
-	return BroadcastToDims(one, ep, dim)
+	one := layers.EdgeTypeEmbedding(scope, Zeros(g, shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
+	return one, Zeros(g, shapes.Make(dtypes.Int32, ep))
 }
 
 // categoricalEmbedding sums one learned embedding per column of codes [R, C] and adds a

@@ -46,15 +46,36 @@ func EdgeTypeEmbedding(scope *model.Scope, types *Node, numTypes, dim int, dtype
 // table is the variable "embeddings" [numTypes, D] in scope. Returns [E, D].
 func MixedEdgeEmbedding(scope *model.Scope, localEmb, source *Node, numTypes int) *Node {
 	checkRank("local edge embeddings", localEmb, 2)
-	checkFloat("local edge embeddings", localEmb)
+	table, index := MixedEdgeTable(scope, localEmb, nil, source, numTypes)
+	return rows(table, index)
+}
+
+// MixedEdgeTable is MixedEdgeEmbedding as a table and an index, the form taken by
+// ExphormerAttentionBuilder.EdgeTable and GPSLayerBuilder.AttentionEdgeTable: interaction
+// edge e has embedding table[index[e]]. Local edge i has embedding
+// localTable[localIndex[i]] (localTable [T_l, D], localIndex [E_l] integers in [0, T_l)),
+// or row i of localTable when localIndex is nil; source is as in MixedEdgeEmbedding.
+// table is [T_l + numTypes, D], the local rows followed by the learned type table (the
+// variable "embeddings" [numTypes, D] in scope), and index is [E] int32.
+func MixedEdgeTable(scope *model.Scope, localTable, localIndex, source *Node, numTypes int) (table, index *Node) {
+	checkRank("local edge table", localTable, 2)
+	checkFloat("local edge table", localTable)
 	checkIndices("edge sources", source, -1)
-	g := localEmb.Graph()
-	numLocal := dim(localEmb, 0)
-	table := Concatenate([]*Node{localEmb, embeddingTable(scope, numTypes, dim(localEmb, 1), localEmb.DType(), g)}, 0)
+	g := localTable.Graph()
+	numLocal := dim(localTable, 0)
+	table = Concatenate([]*Node{localTable, embeddingTable(scope, numTypes, dim(localTable, 1), localTable.DType(), g)}, 0)
 	src := ConvertDType(source, dtypes.Int32)
 	zero := ScalarZero(g, dtypes.Int32)
-	idx := Where(GreaterOrEqual(src, zero), src, Sub(Scalar(g, dtypes.Int32, numLocal-1), src))
-	return rows(table, idx)
+	isLocal := GreaterOrEqual(src, zero)
+	local := src
+	if localIndex != nil {
+		checkIndices("local edge table index", localIndex, -1)
+	}
+	if localIndex != nil && dim(localIndex, 0) > 0 {
+		// Learned types (negative sources) read local edge 0, then are replaced below.
+		local = rows(ConvertDType(localIndex, dtypes.Int32), Max(src, zero))
+	}
+	return table, Where(isLocal, local, Sub(Scalar(g, dtypes.Int32, numLocal-1), src))
 }
 
 // VirtualNodeEmbedding returns the initial states of the virtual nodes,

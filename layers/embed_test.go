@@ -79,3 +79,29 @@ func TestEmbeddings(t *testing.T) {
 		}
 	}
 }
+
+// TestMixedEdgeTable checks the table form against MixedEdgeEmbedding of the gathered
+// local rows, with the same learned types.
+func TestMixedEdgeTable(t *testing.T) {
+	const d = 3
+	rng := rand.New(rand.NewPCG(63, 1))
+	localTable := tensor64(rng, 1, 2, d)
+	localIndex := []int32{1, 0, 1, 1}
+	source := []int32{2, -1, 0, -3, -2, 3, 1}
+	outs := runGraph(t, newStore(t, 64), false, func(scope *model.Scope, in []*Node) []*Node {
+		table, index := MixedEdgeTable(scope.In("mixed"), in[0], in[1], in[2], 3)
+		perEdge := MixedEdgeEmbedding(scope.Shared("mixed"), Gather(in[0], InsertAxes(in[1], -1)), in[2], 3)
+		noIndex, noIndexIdx := MixedEdgeTable(scope.Shared("mixed"), in[0], nil, Const(in[0].Graph(), []int32{1, 0, -2}), 3)
+		return []*Node{Gather(table, InsertAxes(index, -1)), perEdge, Gather(noIndex, InsertAxes(noIndexIdx, -1)),
+			Gather(table, InsertAxes(Const(in[0].Graph(), []int32{3}), -1))}
+	}, localTable, localIndex, source)
+	if diff := maxAbsDiff(t, flat64(t, outs[0]), flat64(t, outs[1])); diff != 0 {
+		t.Errorf("table form differs from MixedEdgeEmbedding by %g", diff)
+	}
+	// Without an index, local sources select rows of the local table directly.
+	local, got, typeRow := flat64(t, localTable), flat64(t, outs[2]), flat64(t, outs[3])
+	want := append(append(append([]float64{}, local[d:2*d]...), local[:d]...), typeRow...)
+	if diff := maxAbsDiff(t, got, want); diff != 0 {
+		t.Errorf("table without index: got %v, want %v", got, want)
+	}
+}

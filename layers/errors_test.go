@@ -138,6 +138,10 @@ func TestBadInputs(t *testing.T) {
 		{"gps config", "gps config", gps(GPSConfig{Local: "gat", Global: GlobalNone, Norm: NormNone}, func(*GPSLayerBuilder, []*Node) {})},
 		{"gps local edges", "LocalEdges", gps(okCfg, func(b *GPSLayerBuilder, in []*Node) { b.AttentionEdges(in[2], in[3], in[1]) })},
 		{"gps attention edges", "AttentionEdges", gps(okCfg, func(b *GPSLayerBuilder, in []*Node) { b.LocalEdges(in[2], in[3], in[1]) })},
+		{"gps edge table dtype", "edge table dtype", gps(GPSConfig{Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2},
+			func(b *GPSLayerBuilder, in []*Node) {
+				b.AttentionEdges(in[2], in[3], nil).AttentionEdgeTable(ConvertDType(in[1], dtypes.Float64), in[2])
+			})},
 		{"gps exphormer embeddings", "AttentionEdges", gps(okCfg, func(b *GPSLayerBuilder, in []*Node) {
 			b.LocalEdges(in[2], in[3], in[1]).AttentionEdges(in[2], in[3], nil)
 		})},
@@ -186,6 +190,22 @@ func TestBadInputs(t *testing.T) {
 			return EdgeTypeEmbedding(s, in[2], 0, 4, dtypes.Float32)
 		}},
 		{"mixed embedding rank", "rank 2", func(s *model.Scope, in []*Node) *Node { return MixedEdgeEmbedding(s, in[2], in[2], 2) }},
+		{"mixed table rank", "rank 2", func(s *model.Scope, in []*Node) *Node {
+			table, _ := MixedEdgeTable(s, in[2], nil, in[2], 2)
+			return table
+		}},
+		{"mixed table dtype", "float", func(s *model.Scope, in []*Node) *Node {
+			table, _ := MixedEdgeTable(s, in[5], nil, in[2], 2)
+			return table
+		}},
+		{"mixed table index", "integers", func(s *model.Scope, in []*Node) *Node {
+			_, index := MixedEdgeTable(s, in[0], Reshape(in[0], 16), in[2], 2)
+			return index
+		}},
+		{"mixed table sources", "integers", func(s *model.Scope, in []*Node) *Node {
+			_, index := MixedEdgeTable(s, in[0], nil, Reshape(in[0], 16), 2)
+			return index
+		}},
 		{"virtual nodes", "numGraphs", func(s *model.Scope, in []*Node) *Node {
 			return VirtualNodeEmbedding(s, in[0].Graph(), 1, 0, 4, dtypes.Float32)
 		}},

@@ -101,6 +101,7 @@ type GPSLayerBuilder struct {
 	x                             *Node
 	localSrc, localDst, localEdge *Node
 	attnSrc, attnDst, attnEdge    *Node
+	attnTable, attnIndex          *Node
 	graphID                       *Node
 	numGraphs                     int
 	pe, normMask, localEdgeMask   *Node
@@ -124,6 +125,17 @@ func (b *GPSLayerBuilder) LocalEdges(src, dst, edgeState *Node) *GPSLayerBuilder
 // embeddings edgeEmb [E, D]) or the BigBird pattern (edgeEmb nil).
 func (b *GPSLayerBuilder) AttentionEdges(src, dst, edgeEmb *Node) *GPSLayerBuilder {
 	b.attnSrc, b.attnDst, b.attnEdge = src, dst, edgeEmb
+	return b
+}
+
+// AttentionEdgeTable gives the Exphormer edge embeddings as rows of a table: edge e of
+// AttentionEdges has embedding table[index[e]], with table [T, D] and index [E] integers
+// in [0, T). It replaces the edgeEmb argument of AttentionEdges (which must then be nil)
+// and computes the same layer with the attention's edge projection applied to the T
+// table rows instead of the E edges (see ExphormerAttentionBuilder.EdgeTable): cheaper
+// when the edges share few distinct embeddings, e.g. learned edge types.
+func (b *GPSLayerBuilder) AttentionEdgeTable(table, index *Node) *GPSLayerBuilder {
+	b.attnTable, b.attnIndex = table, index
 	return b
 }
 
@@ -207,12 +219,16 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 		var hAttn *Node
 		switch cfg.Global {
 		case GlobalExphormer:
-			if b.attnSrc == nil || b.attnDst == nil || b.attnEdge == nil {
-				failf("GPS layer: exphormer needs AttentionEdges with edge embeddings")
+			if b.attnSrc == nil || b.attnDst == nil || (b.attnEdge == nil && b.attnTable == nil) {
+				failf("GPS layer: exphormer needs AttentionEdges with edge embeddings or an AttentionEdgeTable")
 			}
-			hAttn = NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
+			attn := NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
 				Dropout(cfg.AttentionDropout).Reference(cfg.ReferenceAttention).
-				RecomputeGathers(cfg.RecomputeGathers).Done()
+				RecomputeGathers(cfg.RecomputeGathers)
+			if b.attnTable != nil {
+				attn.EdgeTable(b.attnTable, b.attnIndex)
+			}
+			hAttn = attn.Done()
 		case GlobalBigBird:
 			if b.attnSrc == nil || b.attnDst == nil {
 				failf("GPS layer: bigbird needs AttentionEdges (the BigBirdPattern edges)")

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -215,5 +216,57 @@ func TestGPSLayerMasks(t *testing.T) {
 	xl, el = run(large, false)
 	if diff := max(maxAbsDiff(t, xs, xl), maxAbsDiff(t, es, el)); diff < 1e-3 {
 		t.Errorf("without masks, padding changes real outputs by only %g: the test is not sensitive", diff)
+	}
+}
+
+// TestGPSLayerAttentionEdgeTable checks that giving the attention edge embeddings as a
+// table and an index computes the same layer, values and gradients, as giving the
+// gathered rows per edge.
+func TestGPSLayerAttentionEdgeTable(t *testing.T) {
+	g := newGPSGraph(6)
+	rng := rand.New(rand.NewPCG(6, 6))
+	const numRows = 3
+	table := tensors.FromFlatDataAndDimensions(randFloats(rng, numRows*g.d, 1), numRows, g.d)
+	index := make([]int32, len(g.hSrc))
+	for i := range index {
+		index[i] = int32(rng.IntN(numRows))
+	}
+	weights := tensors.FromFlatDataAndDimensions(randFloats(rng, g.n*g.d, 1), g.n, g.d)
+	cfg := GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2}
+	store := newStore(t, 6)
+	// Two graphs on the same variables: one with the table, one with the gathered rows.
+	// Each returns its output and the gradients of a random projection of it with
+	// respect to x, the table and every trainable variable.
+	layer := func(scope *model.Scope, in []*Node, useTable bool) []*Node {
+		b := NewGPSLayer(scope.In("gps"), in[0], cfg).LocalEdges(in[2], in[3], in[1]).EquivStablePE(in[8])
+		if useTable {
+			b.AttentionEdges(in[5], in[6], nil).AttentionEdgeTable(in[9], in[10])
+		} else {
+			b.AttentionEdges(in[5], in[6], Gather(in[9], InsertAxes(in[10], -1)))
+		}
+		out, _ := b.Done()
+		loss := ReduceAllSum(Mul(out, in[11]))
+		grads := Gradient(loss, in[0], in[9])
+		return append(append([]*Node{out}, grads...), scope.BuildTrainableVariablesGradientsGraph(loss)...)
+	}
+	inputs := append(g.inputs(), table, index, weights)
+	want := runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node { return layer(scope, in, false) }, inputs...)
+	got := runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node { return layer(scope, in, true) }, inputs...)
+	if len(got) != len(want) || len(got) < 4 {
+		t.Fatalf("got %d outputs and gradients, want %d (≥ 4)", len(got), len(want))
+	}
+	names := []string{"output", "gradient of x", "gradient of the table"}
+	for i := range got {
+		name := fmt.Sprintf("gradient of trainable variable %d", i-len(names))
+		if i < len(names) {
+			name = names[i]
+		}
+		if diff := maxAbsDiff(t, flat64(t, got[i]), flat64(t, want[i])); diff > 1e-9 {
+			t.Errorf("%s: table and per-edge embeddings differ by %g", name, diff)
+		}
+	}
+	// The table gradient must be live for the comparison to mean something.
+	if norm := maxAbsDiff(t, flat64(t, got[2]), make([]float64, numRows*g.d)); norm < 1e-6 {
+		t.Errorf("gradient of the table is %g: the test is not sensitive", norm)
 	}
 }
