@@ -11,6 +11,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gexph/gexph/internal/atomicfile"
 )
 
 // Cache files hold one data set in a compact binary encoding:
@@ -81,24 +83,8 @@ func Cached(dir, key string, build func() (*Dataset, error)) (*Dataset, error) {
 // WriteCacheFile writes d to path atomically: to a temporary file in the same directory,
 // then renamed over path.
 func WriteCacheFile(path string, d *Dataset) error {
-	b := encodeDataset(d)
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path)+"-*")
-	if err != nil {
-		return err
-	}
-	_, err = tmp.Write(b)
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("writing cache %s: %w", path, err)
+	if err := atomicfile.WriteBytes(path, encodeDataset(d)); err != nil {
+		return fmt.Errorf("cache: %w", err)
 	}
 	return nil
 }

@@ -9,7 +9,8 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
-	"path/filepath"
+
+	"github.com/gexph/gexph/internal/atomicfile"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -96,7 +97,7 @@ func saveCheckpoint(path string, info CheckpointInfo, store *model.Store) error 
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: encoding header: %w", path, err)
 	}
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(header)))
 		for _, part := range append([][]byte{[]byte(checkpointMagic), n[:], header}, blobs...) {
@@ -217,38 +218,6 @@ func (ck *loadedCheckpoint) restore(store *model.Store) error {
 			return fmt.Errorf("checkpoint: variable %s: %w", sv.Path, err)
 		}
 		v.SetTrainable(sv.Trainable)
-	}
-	return nil
-}
-
-// writeFileAtomic writes through fill to a temporary file in path's directory, syncs
-// it, and renames it to path.
-func writeFileAtomic(path string, fill func(w io.Writer) error) (err error) {
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
-	}
-	defer func() {
-		if err != nil {
-			os.Remove(tmp.Name())
-		}
-	}()
-	bw := bufio.NewWriterSize(tmp, 1<<20)
-	if err = fill(bw); err == nil {
-		err = bw.Flush()
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/gexph/gexph/internal/atomicfile"
 )
 
 // EpochStats are the statistics of one training epoch; the JSON log holds one per line.
@@ -98,7 +100,7 @@ func digits(n int) int { return len(fmt.Sprint(n)) }
 
 // writeHistory rewrites the JSON-lines log of the epochs atomically.
 func writeHistory(path string, history []EpochStats) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		for _, s := range history {
 			if err := enc.Encode(s); err != nil {
@@ -111,7 +113,7 @@ func writeHistory(path string, history []EpochStats) error {
 
 // writeJSONFile writes v as indented JSON atomically.
 func writeJSONFile(path string, v any) error {
-	return writeFileAtomic(path, func(w io.Writer) error {
+	return atomicfile.Write(path, func(w io.Writer) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		return enc.Encode(v)

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gexph/gexph/internal/atomicfile"
+
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/layers"
 )
@@ -311,7 +313,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		}
 		rec := SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: layers.PeakRSSMB(), Result: *res}
 		rec.History = nil
-		if err := writeFileAtomic(path, func(w io.Writer) error {
+		if err := atomicfile.Write(path, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
 			enc.SetIndent("", "  ")
 			return enc.Encode(rec)
@@ -358,7 +360,7 @@ func writeSuiteCSV(runDir, csvPath string) error {
 			strconv.Itoa(rec.Params), strconv.Itoa(rec.Epochs), strconv.Itoa(rec.BestEpoch),
 			f(rec.ValMetric), f(rec.TestMetric), rec.Metric, f(rec.Seconds), f(perEpoch), f(rec.PeakRSSMB)})
 	}
-	err = writeFileAtomic(csvPath, func(w io.Writer) error {
+	err = atomicfile.Write(csvPath, func(w io.Writer) error {
 		cw := csv.NewWriter(w)
 		if err := cw.WriteAll(rows); err != nil {
 			return err

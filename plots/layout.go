@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/gexph/gexph/data"
+
 	"gonum.org/v1/gonum/mat"
 )
 
@@ -67,7 +69,10 @@ func ForceLayout(n int, src, dst []int32, iters int, seed uint64) ([][2]float64,
 	for i := range pos {
 		pos[i] = [2]float64{r.Float64() - 0.5, r.Float64() - 0.5}
 	}
-	comps := components(n, src, dst)
+	comps, err := components(n, src, dst)
+	if err != nil {
+		return nil, fmt.Errorf("plots: force layout: %w", err)
+	}
 	// Node i is local[i] within its component; edges go to their component.
 	local := make([]int32, n)
 	for _, c := range comps {
@@ -114,39 +119,21 @@ func ForceLayout(n int, src, dst []int32, iters int, seed uint64) ([][2]float64,
 // component is a connected component: its nodes in increasing order.
 type component struct{ nodes []int32 }
 
-// components returns the connected components of the graph, ordered by their
-// smallest node.
-func components(n int, src, dst []int32) []component {
-	parent := make([]int32, n)
-	for i := range parent {
-		parent[i] = int32(i)
+// components returns the connected components of the graph (edges already checked),
+// ordered by their smallest node.
+func components(n int, src, dst []int32) ([]component, error) {
+	comp, sizes, err := data.ConnectedComponents(n, src, dst)
+	if err != nil {
+		return nil, err
 	}
-	find := func(v int32) int32 {
-		for parent[v] != v {
-			parent[v] = parent[parent[v]]
-			v = parent[v]
-		}
-		return v
+	comps := make([]component, len(sizes))
+	for c, size := range sizes {
+		comps[c].nodes = make([]int32, 0, size)
 	}
-	for e := range src {
-		a, b := find(src[e]), find(dst[e])
-		if a != b {
-			parent[max(a, b)] = min(a, b)
-		}
+	for v, c := range comp {
+		comps[c].nodes = append(comps[c].nodes, int32(v))
 	}
-	index := make(map[int32]int)
-	var comps []component
-	for v := range int32(n) {
-		root := find(v)
-		ci, ok := index[root]
-		if !ok {
-			ci = len(comps)
-			index[root] = ci
-			comps = append(comps, component{})
-		}
-		comps[ci].nodes = append(comps[ci].nodes, v)
-	}
-	return comps
+	return comps, nil
 }
 
 // fruchtermanReingold moves pos (one connected component, started at random

@@ -4,9 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gexph/gexph/internal/atomicfile"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -92,7 +93,10 @@ func Save(p *plot.Plot, path string, widthInches, heightInches float64) error {
 	if err != nil {
 		return fmt.Errorf("plots: saving %s: %w", path, err)
 	}
-	return writeFileAtomic(path, data)
+	if err := atomicfile.WriteBytes(path, data); err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	return nil
 }
 
 // checkSize validates a plot and its size in inches.
@@ -125,40 +129,4 @@ func render(p *plot.Plot, c vg.CanvasWriterTo, format string) (data []byte, err 
 		return nil, fmt.Errorf("plots: encoding %s: %w", format, err)
 	}
 	return buf.Bytes(), nil
-}
-
-// writeFileAtomic writes data to a temporary file next to path, syncs it and renames
-// it over path.
-func writeFileAtomic(path string, data []byte) (err error) {
-	dir, base := filepath.Split(path)
-	if dir == "" {
-		dir = "."
-	}
-	f, err := os.CreateTemp(dir, "."+base+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("plots: writing %s: %w", path, err)
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			f.Close()
-			os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", tmp, err)
-	}
-	if err = f.Chmod(0o644); err != nil {
-		return fmt.Errorf("plots: writing %s: %w", tmp, err)
-	}
-	if err = f.Sync(); err != nil {
-		return fmt.Errorf("plots: syncing %s: %w", tmp, err)
-	}
-	if err = f.Close(); err != nil {
-		return fmt.Errorf("plots: closing %s: %w", tmp, err)
-	}
-	if err = os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("plots: renaming %s to %s: %w", tmp, path, err)
-	}
-	return nil
 }

@@ -8,8 +8,9 @@ import (
 	"io"
 	"math"
 	"os"
-	"path/filepath"
 	"strconv"
+
+	"github.com/gexph/gexph/internal/atomicfile"
 )
 
 // MaxNodeIndex is the largest node index an edge list may use (node counts fit in int32).
@@ -162,27 +163,8 @@ func LoadEdgeList(path string) (*Graph, error) {
 
 // SaveEdgeList writes g to path atomically: into a temporary file in the same directory
 // that is synced and then renamed over path.
-func SaveEdgeList(path string, g *Graph) (err error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("spectral: save edge list: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := WriteEdgeList(tmp, g); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("spectral: save edge list %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("spectral: save edge list %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+func SaveEdgeList(path string, g *Graph) error {
+	if err := atomicfile.Write(path, func(w io.Writer) error { return WriteEdgeList(w, g) }); err != nil {
 		return fmt.Errorf("spectral: save edge list: %w", err)
 	}
 	return nil

@@ -48,8 +48,7 @@ func runExpander(args []string, stdout, stderr io.Writer) error {
 	}
 	seconds := time.Since(start).Seconds()
 	if *out != "" {
-		err := writeFileAtomic(*out, func(w io.Writer) error { return spectral.WriteEdgeList(w, ex.Graph()) })
-		if err != nil {
+		if err := spectral.SaveEdgeList(*out, ex.Graph()); err != nil {
 			return err
 		}
 	}

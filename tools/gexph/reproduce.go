@@ -11,6 +11,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gexph/gexph/internal/atomicfile"
+
 	"github.com/gexph/gexph/gexph"
 )
 
@@ -60,7 +62,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		paths = append(paths, *results)
 	}
 	for _, p := range paths {
-		if err := writeFileAtomic(p, func(w io.Writer) error { return gexph.WriteResultsMarkdown(w, rows, meta) }); err != nil {
+		if err := atomicfile.Write(p, func(w io.Writer) error { return gexph.WriteResultsMarkdown(w, rows, meta) }); err != nil {
 			return err
 		}
 	}
