@@ -12,7 +12,7 @@ GOBIN_DIR := $(shell $(GO) env GOPATH 2>/dev/null)/bin
 BUILD     := build
 GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
-RACE_PKGS := ./spectral/... ./expander/... ./data/... ./plots/...
+RACE_PKGS := ./internal/... ./spectral/... ./expander/... ./data/... ./plots/...
 
 .PHONY: all build demo test test-short vet bench fuzz repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
