@@ -152,21 +152,25 @@ type ModelOptions struct {
 // knows of the data set, the backend it runs on and the GoMLX store of its variables.
 // Build one with NewModel; Train builds its own.
 type Model struct {
-	cfg          Config
-	spec         dataSpec
-	loss         string
-	backend      compute.Backend
-	backendName  string
-	padding      bucketing.Strategy
-	interaction  expander.InteractionOptions
-	numVirtual   int
-	pe           *peCache
-	store        *model.Store
-	names        []string
-	params       int
-	trainExec    *model.Exec
-	evalExec     *model.Exec
-	evalIsCached bool
+	cfg         Config
+	spec        dataSpec
+	loss        string
+	backend     compute.Backend
+	backendName string
+	padding     bucketing.Strategy
+	interaction expander.InteractionOptions
+	// A transductive data set's batches are the same every epoch: the training batch
+	// (loss on the training nodes) and the inference batch of tdData, built once.
+	tdData           *data.Dataset
+	tdTrain, tdInfer *hostBatch
+	numVirtual       int
+	pe               *peCache
+	store            *model.Store
+	names            []string
+	params           int
+	trainExec        *model.Exec
+	evalExec         *model.Exec
+	evalIsCached     bool
 	// Input shapes compiled by trainExec and evalExec.
 	trainShapes, evalShapes map[string]bool
 }
@@ -402,6 +406,7 @@ func (m *Model) gpsConfig() layers.GPSConfig {
 // modelGraph builds the model: encoders, virtual nodes, GPS layers and the head.
 // It returns the outputs [rows, outDim].
 func (m *Model) modelGraph(scope *model.Scope, in map[string]*Node) *Node {
+	scope = scope.WithInitializer(layers.FanInUniform(scope))
 	cfg := m.cfg
 	d := cfg.HiddenDim
 	dtype := dtypes.Float32
@@ -594,6 +599,26 @@ func (m *Model) head(scope *model.Scope, x, mask *Node) *Node {
 		x = MaxScalar(x, 0)
 	}
 	return glayers.Dense(scope.In("output"), x, true, m.spec.outDim)
+}
+
+// transductiveBatch returns the cached training (train) or inference batch of the
+// single graph of ds, building it on first use.
+func (m *Model) transductiveBatch(ds *data.Dataset, train bool) (*hostBatch, error) {
+	if m.tdData != ds {
+		m.tdData, m.tdTrain, m.tdInfer = ds, nil, nil
+	}
+	slot, loss := &m.tdInfer, []int(nil)
+	if train {
+		slot, loss = &m.tdTrain, ds.Split.Train
+	}
+	if *slot == nil {
+		b, err := m.buildBatch(ds, []int{0}, loss)
+		if err != nil {
+			return nil, err
+		}
+		*slot = b
+	}
+	return *slot, nil
 }
 
 // numWorkers is the parallelism of host-side preprocessing.

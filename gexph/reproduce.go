@@ -11,6 +11,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"sort"
 	"strconv"
@@ -181,7 +182,8 @@ func InductiveSuite(seeds int) []SuiteRun {
 // path is the machine's).
 const InductiveFullBudgetCommand = "gexph reproduce -suite inductive -seeds 4 -backend xla:/path/to/pjrt_c_api_gpu_plugin.so -out runs/inductive -results docs/RESULTS.md"
 
-// SuiteNames lists the suites Suite knows.
+// SuiteNames lists the training suites Suite knows (the scaling suite, SuiteScaling,
+// has points rather than training runs: see ScalingPoints).
 func SuiteNames() []string {
 	return []string{SuiteTransductive, SuiteInductiveBudget, SuiteInductive}
 }
@@ -200,7 +202,33 @@ func Suite(name string, seeds int) ([]SuiteRun, error) {
 	case SuiteInductive:
 		return InductiveSuite(seeds), nil
 	}
+	if name == SuiteScaling {
+		return nil, fmt.Errorf("suite %q measures points, not training runs: see ScalingPoints and RunScalingSuite", name)
+	}
 	return nil, fmt.Errorf("suite: unknown name %q (choices: %s)", name, quoteList(SuiteNames()))
+}
+
+// FilterRuns returns the runs whose names match the regular expression pattern (all of
+// them for ""), in their order. A pattern that matches no run is an error, so that a
+// typing mistake does not pass for a finished suite.
+func FilterRuns(runs []SuiteRun, pattern string) ([]SuiteRun, error) {
+	if pattern == "" {
+		return runs, nil
+	}
+	re, err := regexp.Compile(pattern)
+	if err != nil {
+		return nil, fmt.Errorf("run filter %q: %w", pattern, err)
+	}
+	var out []SuiteRun
+	for _, r := range runs {
+		if re.MatchString(r.Name) {
+			out = append(out, r)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("run filter %q: matches none of the suite's %d runs (names look like %q)", pattern, len(runs), runs[0].Name)
+	}
+	return out, nil
 }
 
 // SuiteOptions sets where and how RunSuite executes.
@@ -228,9 +256,15 @@ type SuiteRecord struct {
 	Seed    uint64 `json:"seed"`
 	// Spec is the SuiteRun's data set spec.
 	Spec string `json:"spec"`
-	// PeakRSSMB is VmHWM of /proc/self/status after the run, in MiB: the peak of the
-	// whole process so far, not of this run alone (0 where unavailable).
+	// PeakRSSMB is VmHWM of /proc/self/status after the run, in MiB: the run's own
+	// peak where the kernel lets RunSuite reset it first (Linux), else the process's
+	// peak so far; 0 where unavailable.
 	PeakRSSMB float64 `json:"peak_rss_mb"`
+	// EpochSeconds is the median wall time of the run's epochs (training, validation
+	// and, at a new best, test evaluation), without the data loading and the
+	// compilation that the total Seconds also holds. 0 for records written before it
+	// existed; readers then fall back to Seconds/Epochs.
+	EpochSeconds float64 `json:"epoch_seconds,omitempty"`
 	Result
 }
 
@@ -301,6 +335,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		if err != nil {
 			return err
 		}
+		layers.ResetPeakRSS()
 		res, err := TrainFromSpec(ctx, r.Dataset, cfg, TrainOptions{
 			OutDir:  filepath.Join(opts.OutDir, "ckpt", r.Name),
 			Backend: opts.Backend,
@@ -311,7 +346,8 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		if err != nil {
 			return fmt.Errorf("suite run %q: %w", r.Name, err)
 		}
-		rec := SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: layers.PeakRSSMB(), Result: *res}
+		rec := SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: layers.PeakRSSMB(),
+			EpochSeconds: medianEpochSeconds(res.History), Result: *res}
 		rec.History = nil
 		if err := atomicfile.Write(path, func(w io.Writer) error {
 			enc := json.NewEncoder(w)
@@ -325,6 +361,22 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		}
 	}
 	return writeSuiteCSV(runDir, csvPath)
+}
+
+// medianEpochSeconds returns the median of the epochs' wall times (0 for none).
+func medianEpochSeconds(h []EpochStats) float64 {
+	if len(h) == 0 {
+		return 0
+	}
+	secs := make([]float64, len(h))
+	for i, st := range h {
+		secs[i] = st.Seconds
+	}
+	sort.Float64s(secs)
+	if len(secs)%2 == 1 {
+		return secs[len(secs)/2]
+	}
+	return (secs[len(secs)/2-1] + secs[len(secs)/2]) / 2
 }
 
 // logf writes to w unless it is nil.
@@ -351,8 +403,8 @@ func writeSuiteCSV(runDir, csvPath string) error {
 		if err := json.Unmarshal(b, &rec); err != nil {
 			return fmt.Errorf("suite: %s: %w", p, err)
 		}
-		perEpoch := 0.0
-		if rec.Epochs > 0 {
+		perEpoch := rec.EpochSeconds
+		if perEpoch == 0 && rec.Epochs > 0 {
 			perEpoch = rec.Seconds / float64(rec.Epochs)
 		}
 		f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
@@ -516,15 +568,18 @@ func metricScale(metric string) float64 {
 // ResultsMeta describes how results were produced, for WriteResultsMarkdown.
 type ResultsMeta struct {
 	// Suite is the suite's name and Command the exact command line that ran it.
-	Suite, Command string
+	Suite   string `json:"suite"`
+	Command string `json:"command"`
+	// Seeds is the number of seeds the command asked for (0: unknown, taken as 5).
+	Seeds int `json:"seeds,omitempty"`
 	// Backend is the backend spec ("" for the pure-Go backend).
-	Backend string
+	Backend string `json:"backend"`
 	// Machine describes the machine (see MachineDescription).
-	Machine string
-	// Date is when the table was written.
-	Date time.Time
+	Machine string `json:"machine"`
+	// Date is when the suite last ran.
+	Date time.Time `json:"date"`
 	// Notes are extra paragraphs (e.g. that a budget is reduced).
-	Notes []string
+	Notes []string `json:"notes,omitempty"`
 }
 
 // MachineDescription returns the OS/architecture, the CPU count and the CPU model
@@ -560,20 +615,12 @@ func SuiteNotes(suite string) []string {
 	return nil
 }
 
-// WriteResultsMarkdown writes a RESULTS.md: the metadata, then one table row per
+// WriteResultsMarkdown writes a suite's results section: the metadata, then one table row per
 // summary row with our mean ± std (in the paper's units), the paper's figure where it
 // reports one, the parameter count, seconds per epoch and peak memory, then the notes.
 func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) error {
 	bw := bufio.NewWriter(w)
-	backend := meta.Backend
-	if backend == "" {
-		backend = "go"
-	}
-	fmt.Fprintf(bw, "# Results: %s suite\n\n", meta.Suite)
-	fmt.Fprintf(bw, "- Command: `%s`\n", meta.Command)
-	fmt.Fprintf(bw, "- Backend: %s\n", backend)
-	fmt.Fprintf(bw, "- Machine: %s\n", meta.Machine)
-	fmt.Fprintf(bw, "- Date: %s\n\n", meta.Date.UTC().Format("2006-01-02 15:04 MST"))
+	writeMetaLines(bw, meta)
 	fmt.Fprintln(bw, "Metrics are test metrics at the best validation epoch, mean ± std over seeds (accuracies in percent).")
 	fmt.Fprintln(bw)
 	fmt.Fprintln(bw, "| Data set | Variant | Metric | Seeds | Ours | Paper | Params | s/epoch | Peak RSS (MiB) |")

@@ -210,8 +210,11 @@ func TestSuites(t *testing.T) {
 	if !strings.Contains(InductiveFullBudgetCommand, "-suite "+SuiteInductive) {
 		t.Errorf("full-budget command %q does not run the inductive suite", InductiveFullBudgetCommand)
 	}
-	if _, err := Suite("scaling", 1); err == nil || !strings.Contains(err.Error(), `"transductive"`) || !strings.Contains(err.Error(), `"inductive-budget"`) {
+	if _, err := Suite("nope", 1); err == nil || !strings.Contains(err.Error(), `"transductive"`) || !strings.Contains(err.Error(), `"inductive-budget"`) {
 		t.Errorf("unknown suite: %v, want an error naming the choices", err)
+	}
+	if _, err := Suite(SuiteScaling, 1); err == nil || !strings.Contains(err.Error(), "RunScalingSuite") {
+		t.Errorf("scaling suite as training runs: %v, want an error pointing to RunScalingSuite", err)
 	}
 	if _, err := Suite(SuiteTransductive, 0); err == nil {
 		t.Error("0 seeds: no error")

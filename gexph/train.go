@@ -320,7 +320,7 @@ func splitIndices(ds *data.Dataset, split string) ([]int, error) {
 func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, error) {
 	res := make([]SplitResult, len(splits))
 	if m.spec.transductive {
-		b, err := m.buildBatch(ds, []int{0}, nil)
+		b, err := m.transductiveBatch(ds, false)
 		if err != nil {
 			return nil, err
 		}
@@ -383,7 +383,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 	start := time.Now()
 	c := &collector{m: m}
 	if m.spec.transductive {
-		b, err := m.buildBatch(ds, []int{0}, ds.Split.Train)
+		b, err := m.transductiveBatch(ds, true)
 		if err != nil {
 			return 0, 0, 0, 0, err
 		}
@@ -541,7 +541,13 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		if err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
-		val, err := m.evaluate(ds, []string{"val"})
+		// A transductive graph scores every node in one pass: validation and test come
+		// together (the test metric is still recorded only at a new best validation).
+		splits := []string{"val"}
+		if m.spec.transductive && len(ds.Split.Test) > 0 {
+			splits = append(splits, "test")
+		}
+		val, err := m.evaluate(ds, splits)
 		if err != nil {
 			return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)
 		}
@@ -550,7 +556,10 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		if info.BestEpoch == 0 || better(cfg.Metric, st.ValMetric, info.BestVal) {
 			st.Best = true
 			info.BestEpoch, info.BestVal = epoch, st.ValMetric
-			if len(ds.Split.Test) > 0 {
+			switch {
+			case len(val) > 1:
+				st.TestMetric = &val[1].Metric
+			case len(ds.Split.Test) > 0:
 				test, err := m.evaluate(ds, []string{"test"})
 				if err != nil {
 					return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)

@@ -2,6 +2,7 @@ package layers
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -224,4 +225,32 @@ func asFloat(mask *Node, dtype dtypes.DType) *Node {
 func safeDenominator(den *Node) *Node {
 	isZero := ConvertDType(Equal(den, ZerosLike(den)), den.DType())
 	return Add(den, isZero)
+}
+
+// FanInUniform returns the initializer of PyTorch's linear layers, with which the
+// paper's hyperparameters were tuned: a weight of rank ≥ 2 is uniform in ±1/√fan_in,
+// fan_in being the product of all its dimensions but the last (the input width of a
+// [in, out] weight); biases and other variables of rank ≤ 1 are zero. It draws from the
+// store's random state, so a seeded store gives the same weights. Use it as
+// scope.WithInitializer(FanInUniform(scope)) before building layers.
+//
+// GoMLX's default, He initialisation (normal, standard deviation √(2/fan_in)), gives
+// weights about 2.4 times larger. Behind a batch norm, which makes the loss invariant to
+// a weight's scale, the effective learning rate falls with the square of the weight's
+// norm: with He weights the paper's learning rates train about six times slower, and
+// the 4-layer transductive models with dropout 0.4 reached only 69 % on Cora after 150
+// epochs, against 83 % after 40 with this initializer.
+func FanInUniform(scope *model.Scope) model.VariableInitializer {
+	store := scope.Store()
+	return func(g *Graph, shape shapes.Shape) *Node {
+		if !shape.DType.IsFloat() || shape.Rank() <= 1 {
+			return Zeros(g, shape)
+		}
+		fanIn := 1
+		for _, d := range shape.Dimensions[:shape.Rank()-1] {
+			fanIn *= d
+		}
+		limit := 1 / math.Sqrt(float64(max(fanIn, 1)))
+		return AddScalar(MulScalar(store.RandomUniform(g, shape), 2*limit), -limit)
+	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/layers"
 	"github.com/gexph/gexph/spectral"
 )
@@ -37,8 +39,8 @@ type benchReport struct {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "-case expander|attention|gps -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
-	kind := fs.String("case", "attention", "what to measure: expander, attention or gps")
+	fs := newFlagSet("bench", "-case expander|attention|gps|scaling -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
+	kind := fs.String("case", "attention", "what to measure: expander, attention, gps, or scaling (one point of the scaling suite: a training epoch of the GCN + attention model on a planted-partition graph of n nodes)")
 	n := fs.Int("n", 10000, "number of nodes")
 	e := fs.Int("e", 120000, "number of interaction edges (attention, gps)")
 	d := fs.Int("d", 6, "expander degree (expander)")
@@ -48,6 +50,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "random seed")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	asJSON := fs.Bool("json", false, "print one JSON object")
+	attention := fs.String("attention", "exphormer", "attention of the scaling case: exphormer or full")
+	settings := fs.String("settings", "", "scaling case: JSON object of gexph.ScalingSettings fields overriding the defaults")
 	table := fs.Bool("table", false, "run the standard cases, each in its own process, and print a table")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -60,6 +64,8 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	switch *kind {
 	case "expander":
 		rep, err = benchExpander(*n, *d, *seed)
+	case gexph.SuiteScaling:
+		return benchScaling(stdout, *n, *attention, *settings, *backend, *asJSON)
 	case layers.BenchAttention, layers.BenchGPS:
 		var res layers.StepBenchResult
 		res, err = layers.RunStepBenchmark(layers.StepBenchConfig{
@@ -68,7 +74,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		rep = benchReport{Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Backend: *backend,
 			MsPerStep: res.MedianMs, WarmupMs: res.WarmupMs, PeakRSSMB: res.PeakRSSMB}
 	default:
-		return fmt.Errorf("unknown -case %q (choices: expander, attention, gps)", *kind)
+		return fmt.Errorf("unknown -case %q (choices: expander, attention, gps, scaling)", *kind)
 	}
 	if err != nil {
 		return err
@@ -77,6 +83,39 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rep)
 	}
 	return printBenchTable(stdout, []benchReport{rep})
+}
+
+// benchScaling measures one point of the scaling suite in this process.
+func benchScaling(stdout io.Writer, n int, attention, settingsJSON, backend string, asJSON bool) error {
+	s, err := parseScalingSettings(settingsJSON)
+	if err != nil {
+		return err
+	}
+	res, err := gexph.MeasureScaling(context.Background(), s, gexph.ScalingPoint{Attention: attention, Nodes: n}, backend)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, res)
+	}
+	fmt.Fprintf(stdout, "%s attention, %d nodes, %d edges, %d parameters: %.3f s/epoch, peak %.0f MiB\n",
+		res.Attention, res.Nodes, res.Edges, res.Params, res.EpochSeconds, res.PeakRSSMB)
+	return nil
+}
+
+// parseScalingSettings returns the default scaling settings overridden by the fields
+// of a JSON object ("" for none); unknown fields are errors.
+func parseScalingSettings(js string) (gexph.ScalingSettings, error) {
+	s := gexph.DefaultScalingSettings()
+	if js == "" {
+		return s, nil
+	}
+	dec := json.NewDecoder(strings.NewReader(js))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("-settings %s: %w", js, err)
+	}
+	return s, s.Validate()
 }
 
 // benchExpander times the generation of a standard d-regular expander and its

@@ -25,6 +25,8 @@ import (
 	"io"
 	"os"
 	"sort"
+
+	"github.com/gexph/gexph/layers"
 )
 
 // command is one subcommand of the CLI.
@@ -61,6 +63,7 @@ func usage(w io.Writer) {
 }
 
 func main() {
+	layers.TuneGC()
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

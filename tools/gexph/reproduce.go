@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -11,66 +12,190 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gexph/gexph/internal/atomicfile"
-
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/layers"
 )
 
+// reproduceSuites lists the suites `gexph reproduce` runs: the training suites and the
+// scaling suite.
+func reproduceSuites() []string { return append(gexph.SuiteNames(), gexph.SuiteScaling) }
+
 func runReproduce(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("reproduce", "-suite "+strings.Join(gexph.SuiteNames(), "|")+" [-seeds K] [-out DIR] [-backend B] [-data-dir D] [-results FILE] [-json]", stderr)
-	suite := fs.String("suite", "", "suite to run: "+strings.Join(gexph.SuiteNames(), ", "))
+	choices := strings.Join(reproduceSuites(), "|")
+	fs := newFlagSet("reproduce", "-suite "+choices+" [-seeds K] [-runs REGEXP] [-out DIR] [-results FILE] [-backend B] [-json] | -report", stderr)
+	suite := fs.String("suite", "", "suite to run: "+strings.Join(reproduceSuites(), ", "))
 	seeds := fs.Int("seeds", 5, "seeds of the main runs (baselines and ablations use at most 3; inductive-budget uses 1)")
-	out := fs.String("out", "", "directory of the runs (runs/*.json, ckpt/, results.csv, RESULTS.md); default runs/reproduce-SUITE")
+	out := fs.String("out", filepath.Join("runs", "reproduce"), "results root: each suite's records, CSV and meta.json go to OUT/SUITE, figures to OUT/figures")
+	results := fs.String("results", "", "the report generated from every suite under -out (default OUT/RESULTS.md; the repository's is docs/RESULTS.md)")
+	report := fs.Bool("report", false, "only regenerate the report from the results under -out")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	dataDir := fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)")
-	results := fs.String("results", "", "also write RESULTS.md to this path (e.g. docs/RESULTS.md)")
-	asJSON := fs.Bool("json", false, "print the summary rows as one JSON object")
+	only := fs.String("runs", "", "run only the suite's runs (scaling: points such as full_20000) whose names match this regular expression (e.g. '^cora_' or '_s1$')")
+	maxNodes := fs.Int("max-nodes", 1000000, "scaling: largest graph")
+	memLimit := fs.Float64("mem-limit-gb", 0, "scaling: stop a point whose process exceeds this many GiB and record it as out of memory (0: 85% of this machine's memory)")
+	settings := fs.String("settings", "", "scaling: JSON object of gexph.ScalingSettings fields overriding the defaults")
+	asJSON := fs.Bool("json", false, "print a summary as one JSON object")
 	quiet := fs.Bool("quiet", false, "no per-run and per-epoch progress lines")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
+	reportPath := *results
+	if reportPath == "" {
+		reportPath = filepath.Join(*out, "RESULTS.md")
+	}
+	if *report {
+		if err := gexph.WriteReport(*out, reportPath); err != nil {
+			return err
+		}
+		return printReproduce(stdout, *asJSON, "", *out, reportPath, 0)
+	}
 	if *suite == "" {
-		return fmt.Errorf("-suite is required (choices: %s)", strings.Join(gexph.SuiteNames(), ", "))
+		return fmt.Errorf("-suite is required (choices: %s)", strings.Join(reproduceSuites(), ", "))
 	}
-	runs, err := gexph.Suite(*suite, *seeds)
-	if err != nil {
-		return fmt.Errorf("-suite/-seeds: %w", err)
-	}
-	dir := *out
-	if dir == "" {
-		dir = filepath.Join("runs", "reproduce-"+*suite)
-	}
-	opts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir}
+	dir := filepath.Join(*out, *suite)
+	var logw io.Writer
 	if !*quiet {
-		opts.Log = stderr
+		logw = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	if err := gexph.RunSuite(ctx, runs, opts); err != nil {
-		return err
-	}
-	rows, err := gexph.Summarize(filepath.Join(dir, "results.csv"))
-	if err != nil {
-		return err
-	}
-	meta := gexph.ResultsMeta{
-		Suite: *suite, Command: commandLine("gexph reproduce", args), Backend: *backend,
-		Machine: gexph.MachineDescription(), Date: time.Now(), Notes: gexph.SuiteNotes(*suite),
-	}
-	paths := []string{filepath.Join(dir, "RESULTS.md")}
-	if *results != "" {
-		paths = append(paths, *results)
-	}
-	for _, p := range paths {
-		if err := atomicfile.Write(p, func(w io.Writer) error { return gexph.WriteResultsMarkdown(w, rows, meta) }); err != nil {
+	var count int
+	if *suite == gexph.SuiteScaling {
+		s, err := parseScalingSettings(*settings)
+		if err != nil {
 			return err
 		}
+		points, err := filterPoints(gexph.ScalingPoints(*maxNodes), *only)
+		if err != nil {
+			return err
+		}
+		limitMB := *memLimit * 1024
+		if limitMB <= 0 {
+			limitMB = 0.85 * layers.MemTotalMB()
+		}
+		self, err := os.Executable()
+		if err != nil {
+			return err
+		}
+		err = gexph.RunScalingSuite(ctx, points, gexph.ScalingOptions{
+			OutDir: dir, Settings: s, Log: logw,
+			Measure: func(ctx context.Context, s gexph.ScalingSettings, p gexph.ScalingPoint) (gexph.ScalingResult, error) {
+				return measureInChild(ctx, self, s, p, *backend, limitMB, stderr)
+			},
+		})
+		if err != nil {
+			return err
+		}
+		count = len(points)
+	} else {
+		runs, err := gexph.Suite(*suite, *seeds)
+		if err != nil {
+			return fmt.Errorf("-suite/-seeds: %w", err)
+		}
+		if runs, err = gexph.FilterRuns(runs, *only); err != nil {
+			return fmt.Errorf("-runs: %w", err)
+		}
+		opts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
+		if err := gexph.RunSuite(ctx, runs, opts); err != nil {
+			return err
+		}
+		count = len(runs)
 	}
-	if *asJSON {
-		return writeJSON(stdout, map[string]any{"suite": *suite, "out": dir, "results": paths, "rows": rows})
+	// The recorded command reruns the whole suite: a -runs filter is left out.
+	meta := gexph.ResultsMeta{
+		Suite: *suite, Command: commandLine("gexph reproduce", dropFlag(args, "runs")), Seeds: *seeds, Backend: *backend,
+		Machine: gexph.MachineDescription(), Date: time.Now(), Notes: gexph.SuiteNotes(*suite),
 	}
-	fmt.Fprintf(stdout, "%d runs of suite %s in %s; results: %s\n", len(runs), *suite, dir, strings.Join(paths, ", "))
-	return nil
+	if err := gexph.WriteSuiteMeta(dir, meta); err != nil {
+		return err
+	}
+	if err := gexph.WriteReport(*out, reportPath); err != nil {
+		return err
+	}
+	return printReproduce(stdout, *asJSON, *suite, dir, reportPath, count)
+}
+
+// printReproduce prints what reproduce did.
+func printReproduce(w io.Writer, asJSON bool, suite, dir, report string, runs int) error {
+	if asJSON {
+		return writeJSON(w, map[string]any{"suite": suite, "out": dir, "runs": runs, "report": report})
+	}
+	if suite == "" {
+		_, err := fmt.Fprintf(w, "report: %s\n", report)
+		return err
+	}
+	_, err := fmt.Fprintf(w, "%d runs of suite %s in %s; report: %s\n", runs, suite, dir, report)
+	return err
+}
+
+// filterPoints keeps the scaling points whose names match pattern ("" keeps all).
+func filterPoints(points []gexph.ScalingPoint, pattern string) ([]gexph.ScalingPoint, error) {
+	runs := make([]gexph.SuiteRun, len(points))
+	for i, p := range points {
+		runs[i] = gexph.SuiteRun{Name: p.Name()}
+	}
+	kept, err := gexph.FilterRuns(runs, pattern)
+	if err != nil {
+		return nil, fmt.Errorf("-runs: %w", err)
+	}
+	var out []gexph.ScalingPoint
+	for _, p := range points {
+		for _, k := range kept {
+			if k.Name == p.Name() {
+				out = append(out, p)
+			}
+		}
+	}
+	return out, nil
+}
+
+// measureInChild measures one scaling point with `gexph bench -case scaling` in a child
+// process, stopped and reported out of memory past limitMB.
+func measureInChild(ctx context.Context, self string, s gexph.ScalingSettings, p gexph.ScalingPoint, backend string, limitMB float64, stderr io.Writer) (gexph.ScalingResult, error) {
+	sj, err := json.Marshal(s)
+	if err != nil {
+		return gexph.ScalingResult{}, err
+	}
+	args := []string{"bench", "-case", gexph.SuiteScaling, "-n", strconv.Itoa(p.Nodes), "-attention", p.Attention,
+		"-settings", string(sj), "-backend", backend, "-json"}
+	// Go's default collector, so that a point's peak memory tracks what its computation
+	// holds rather than the slack of TuneGC's larger heap target.
+	var env []string
+	if _, ok := os.LookupEnv("GOGC"); !ok {
+		env = []string{"GOGC=100", "GOMEMLIMIT=off"}
+	}
+	run, err := runWithMemoryLimit(ctx, self, args, env, limitMB, stderr)
+	if err != nil {
+		return gexph.ScalingResult{}, err
+	}
+	if run.OverLimit {
+		return gexph.ScalingResult{ScalingPoint: p, OutOfMemory: true, PeakRSSMB: run.PeakRSSMB, MemLimitMB: limitMB, Settings: s}, nil
+	}
+	var res gexph.ScalingResult
+	if err := json.Unmarshal(run.Stdout, &res); err != nil {
+		return res, fmt.Errorf("scaling %s: reading the child's output: %w", p.Name(), err)
+	}
+	res.MemLimitMB = limitMB
+	// The child's own peak misses nothing the watchdog saw, and vice versa.
+	res.PeakRSSMB = max(res.PeakRSSMB, run.PeakRSSMB)
+	return res, nil
+}
+
+// dropFlag returns args without the flag -name (or --name) and its value.
+func dropFlag(args []string, name string) []string {
+	var out []string
+	for i := 0; i < len(args); i++ {
+		a := strings.TrimLeft(args[i], "-")
+		if strings.HasPrefix(args[i], "-") && a == name {
+			i++ // its value
+			continue
+		}
+		if strings.HasPrefix(args[i], "-") && strings.HasPrefix(a, name+"=") {
+			continue
+		}
+		out = append(out, args[i])
+	}
+	return out
 }
 
 // commandLine renders a command and its arguments, quoting those that need it.

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/gexph"
 )
 
 func TestReproduceBadFlags(t *testing.T) {
@@ -13,7 +17,10 @@ func TestReproduceBadFlags(t *testing.T) {
 		args []string
 		want []string // substrings of stderr
 	}{
-		{[]string{"reproduce", "-suite", "scaling"}, []string{`"scaling"`, `"transductive"`, `"inductive-budget"`, `"inductive"`}},
+		{[]string{"reproduce", "-suite", "nope"}, []string{`"nope"`, `"transductive"`, `"inductive-budget"`, `"inductive"`}},
+		{[]string{"reproduce", "-suite", "transductive", "-runs", "^nothing$"}, []string{"matches none"}},
+		{[]string{"reproduce", "-suite", "scaling", "-settings", `{"layerz":2}`}, []string{"layerz"}},
+		{[]string{"reproduce", "-report"}, []string{"no suite results"}},
 		{[]string{"reproduce"}, []string{"-suite is required", "transductive", "inductive-budget"}},
 		{[]string{"reproduce", "-suite", "transductive", "-seeds", "0"}, []string{"seeds = 0"}},
 		{[]string{"reproduce", "-suite", "transductive", "extra"}, []string{`unexpected argument "extra"`}},
@@ -40,5 +47,101 @@ func TestCommandLineQuotesArguments(t *testing.T) {
 	want := `gexph reproduce -suite transductive -out "my runs" -results ""`
 	if got != want {
 		t.Errorf("commandLine = %s, want %s", got, want)
+	}
+}
+
+// runAsMainEnv makes the test binary behave as the gexph command (see TestMain), so
+// that commands which re-execute themselves (bench -table, reproduce -suite scaling)
+// work under `go test`.
+const runAsMainEnv = "GEXPH_TEST_RUN_AS_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runAsMainEnv) == "1" {
+		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+func TestReproduceScalingEndToEnd(t *testing.T) {
+	t.Setenv(runAsMainEnv, "1")
+	root := t.TempDir()
+	settings := `{"layers":1,"hidden":8}`
+	code, out, errOut := runCLI(t, "reproduce", "-suite", "scaling", "-max-nodes", "1000", "-settings", settings,
+		"-out", root, "-quiet", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	requireKeys(t, decodeJSON(t, out), "suite", "out", "runs", "report")
+	recs, err := gexph.ReadScalingCSV(filepath.Join(root, "scaling", "scaling.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != 2 {
+		t.Fatalf("%d points, want exphormer and full at 1000 nodes", len(recs))
+	}
+	for _, r := range recs {
+		if r.OutOfMemory || r.Skipped || !(r.EpochSeconds > 0) || !(r.PeakRSSMB > 0) || r.Settings.Hidden != 8 {
+			t.Errorf("point %+v", r)
+		}
+	}
+	meta, err := gexph.ReadSuiteMeta(filepath.Join(root, "scaling"))
+	if err != nil || !strings.Contains(meta.Command, "-suite scaling") {
+		t.Errorf("meta %+v, %v", meta, err)
+	}
+	report, err := os.ReadFile(filepath.Join(root, "RESULTS.md"))
+	if err != nil || !strings.Contains(string(report), "## Scaling") {
+		t.Errorf("report: %v\n%s", err, report)
+	}
+	// Under a 20 MiB limit every point is stopped and recorded as out of memory; full
+	// attention is not run past its first failure.
+	code, _, errOut = runCLI(t, "reproduce", "-suite", "scaling", "-max-nodes", "2000", "-settings", `{"layers":1,"hidden":16}`,
+		"-mem-limit-gb", "0.02", "-out", root, "-quiet")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	recs, err = gexph.ReadScalingCSV(filepath.Join(root, "scaling", "scaling.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	status := map[string]string{}
+	for _, r := range recs {
+		switch {
+		case r.Skipped:
+			status[r.Name()] = "skipped"
+		case r.OutOfMemory:
+			status[r.Name()] = "oom"
+		default:
+			status[r.Name()] = "ok"
+		}
+	}
+	want := map[string]string{"exphormer_1000": "oom", "full_1000": "oom", "exphormer_2000": "skipped", "full_2000": "skipped"}
+	for k, v := range want {
+		if status[k] != v {
+			t.Errorf("%s: %s, want %s (all: %v)", k, status[k], v, status)
+		}
+	}
+}
+
+func TestRunWithMemoryLimit(t *testing.T) {
+	ctx := context.Background()
+	// tail buffers /dev/zero, which has no newline, without bound.
+	r, err := runWithMemoryLimit(ctx, "/bin/sh", []string{"-c", "exec tail /dev/zero"}, nil, 64, io.Discard)
+	if err != nil || !r.OverLimit || r.PeakRSSMB <= 64 {
+		t.Errorf("growing child: %+v, %v; want stopped past 64 MiB", r, err)
+	}
+	r, err = runWithMemoryLimit(ctx, "/bin/sh", []string{"-c", "echo $GEXPH_X"}, []string{"GEXPH_X=hi"}, 64, io.Discard)
+	if err != nil || r.OverLimit || string(r.Stdout) != "hi\n" {
+		t.Errorf("small child: %+v, %v", r, err)
+	}
+	if _, err := runWithMemoryLimit(ctx, "/bin/sh", []string{"-c", "exit 3"}, nil, 64, io.Discard); err == nil {
+		t.Error("failing child: no error")
+	}
+}
+
+func TestDropFlag(t *testing.T) {
+	got := dropFlag([]string{"-suite", "transductive", "-runs", "^cora_", "--runs=x", "-out", "d"}, "runs")
+	want := []string{"-suite", "transductive", "-out", "d"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Errorf("dropFlag = %v, want %v", got, want)
 	}
 }

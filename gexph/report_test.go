@@ -1,0 +1,123 @@
+package gexph
+
+import (
+	"image/png"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestTransductiveTargets(t *testing.T) {
+	rows := []SummaryRow{
+		{Dataset: "computers", Variant: VariantExphormer, Metric: MetricAccuracy, Runs: 5, TestMean: 0.9170, TestStd: 0.003},
+		{Dataset: "computers", Variant: VariantMPNN, Metric: MetricAccuracy, Runs: 3, TestMean: 0.9000},
+		{Dataset: "computers", Variant: VariantPerformer, Metric: MetricAccuracy, Runs: 3, TestMean: 0.9200},
+		{Dataset: "cs", Variant: VariantExphormer, Metric: MetricAccuracy, Runs: 1, TestMean: 0.9500},
+	}
+	got := strings.Join(TransductiveTargets(rows), "\n")
+	for _, want := range []string{
+		"computers: Exphormer 91.70 ± 0.30 over 5 seeds, target ≥ 91.6 — met",
+		"cs: Exphormer 95.00 ± 0.00 over 1 seeds, target ≥ 95.8 — missed by 0.80 points",
+		"computers: Exphormer (5 seeds) vs mpnn (3 seeds) — above by 1.70 points",
+		"computers: Exphormer (5 seeds) vs mpnn+performer (3 seeds) — NOT above: 0.30 points below",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("targets lack %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "bigbird") {
+		t.Errorf("a variant without runs is compared:\n%s", got)
+	}
+}
+
+func TestHumanCount(t *testing.T) {
+	for x, want := range map[float64]string{1000: "10³", 20000: "2·10⁴", 1e6: "10⁶", 13381: "13,381", 999: "999", 1234567: "1,234,567"} {
+		if got := humanCount(x); got != want {
+			t.Errorf("humanCount(%v) = %q, want %q", x, got, want)
+		}
+	}
+}
+
+// TestWriteReport builds a results root by hand — a transductive CSV with its meta and
+// a scaling CSV — and checks the report's sections, numbers and figures.
+func TestWriteReport(t *testing.T) {
+	root := t.TempDir()
+	tr := filepath.Join(root, SuiteTransductive)
+	if err := os.MkdirAll(tr, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(tr, "results.csv"), []byte(summaryCSV), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	meta := ResultsMeta{Suite: SuiteTransductive, Command: "gexph reproduce -suite transductive -out " + root, Seeds: 5,
+		Machine: "test machine", Date: time.Date(2026, 11, 25, 1, 2, 0, 0, time.UTC)}
+	if err := WriteSuiteMeta(tr, meta); err != nil {
+		t.Fatal(err)
+	}
+	sc := filepath.Join(root, SuiteScaling)
+	if err := os.MkdirAll(sc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	csv := strings.Join(scalingHeader, ",") + "\n"
+	for _, n := range []int{1000, 2000, 4000, 8000} {
+		f := float64(n)
+		csv += strings.Join([]string{"exphormer", itoa(n), itoa(10 * n), "100", ftoa(1e-3 * f), ftoa(10 + 0.01*f), "ok", "2", "32", "2", "6", "5", "3", "1"}, ",") + "\n"
+		if n < 8000 {
+			csv += strings.Join([]string{"full", itoa(n), itoa(10 * n), "100", ftoa(1e-6 * f * f), ftoa(1e-4 * f * f), "ok", "2", "32", "2", "6", "5", "3", "1"}, ",") + "\n"
+		}
+	}
+	csv += strings.Join([]string{"full", "8000", "0", "0", "0", "9000", "out-of-memory", "2", "32", "2", "6", "5", "3", "1"}, ",") + "\n"
+	if err := os.WriteFile(filepath.Join(sc, "scaling.csv"), []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	docs := filepath.Join(t.TempDir(), "docs")
+	if err := os.MkdirAll(docs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	report := filepath.Join(docs, "RESULTS.md")
+	if err := WriteReport(root, report); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := string(b)
+	for _, want := range []string{
+		"## Transductive node classification",
+		"| computers | exphormer | accuracy | 3 | 80.00 ± 8.16 | 91.59 ± 0.31 | 100 |",
+		"computers: Exphormer 80.00 ± 8.16 over 3 seeds, target ≥ 91.6 — missed by 11.60 points",
+		"2026-11-25 01:02 UTC", "test machine",
+		"**Not yet run:**", // the 5-seed protocol has many more runs than the CSV
+		"## Scaling", "| 4000 | 40000 | 4 | 50 | 16 | 1600 |",
+		"Exphormer: time ∝ n^1.00", "Full attention: time ∝ n^2.00 and peak memory ∝ n^2.00",
+		"Full attention ran out of memory at 8·10³ nodes",
+		"](../", // figures linked relative to the report
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("report lacks %q:\n%s", want, md)
+		}
+	}
+	for _, fig := range []string{"transductive_computers.png", "transductive_cs.png", "scaling_time.png", "scaling_memory.png"} {
+		f, err := os.Open(filepath.Join(root, "figures", fig))
+		if err != nil {
+			t.Fatal(err)
+		}
+		img, err := png.Decode(f)
+		f.Close()
+		if err != nil || img.Bounds().Dx() < 300 {
+			t.Errorf("%s: %v, %v", fig, err, img)
+		}
+	}
+	if err := WriteReport(t.TempDir(), report); err == nil || !strings.Contains(err.Error(), "no suite results") {
+		t.Errorf("empty root: %v", err)
+	}
+}
+
+func itoa(n int) string     { return strconv.Itoa(n) }
+func ftoa(x float64) string { return strconvFormat(x) }
+
+func strconvFormat(x float64) string { return strconv.FormatFloat(x, 'f', -1, 64) }

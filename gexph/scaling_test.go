@@ -1,0 +1,176 @@
+package gexph
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestFitPowerLawKnownValues(t *testing.T) {
+	// y = 3·x² exactly, and y = 0.5·x^1.1 with a zero (dropped) and a negative x.
+	f, err := FitPowerLaw([]float64{10, 100, 1000}, []float64{300, 30000, 3e6})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(f.Exponent-2) > 1e-12 || math.Abs(f.Coefficient-3) > 1e-9 || f.Points != 3 {
+		t.Errorf("fit %+v, want exponent 2, coefficient 3", f)
+	}
+	if x := f.Solve(f.At(1234)); math.Abs(x-1234) > 1e-6 {
+		t.Errorf("Solve(At(1234)) = %v", x)
+	}
+	xs := []float64{2, 4, 8, 0, -1}
+	ys := []float64{0.5 * math.Pow(2, 1.1), 0.5 * math.Pow(4, 1.1), 0.5 * math.Pow(8, 1.1), 1, 1}
+	if f, err = FitPowerLaw(xs, ys); err != nil || math.Abs(f.Exponent-1.1) > 1e-12 || f.Points != 3 {
+		t.Errorf("fit %+v, %v; want exponent 1.1 over 3 points", f, err)
+	}
+	if _, err := FitPowerLaw([]float64{5, 5}, []float64{1, 2}); err == nil {
+		t.Error("one distinct x: no error")
+	}
+}
+
+func TestScalingPoints(t *testing.T) {
+	pts := ScalingPoints(20000)
+	var names []string
+	for _, p := range pts {
+		names = append(names, p.Name())
+	}
+	want := []string{"exphormer_1000", "full_1000", "exphormer_2000", "full_2000", "exphormer_5000", "full_5000",
+		"exphormer_10000", "full_10000", "exphormer_20000", "full_20000"}
+	if !reflect.DeepEqual(names, want) {
+		t.Errorf("points %v, want %v", names, want)
+	}
+	if n := len(ScalingPoints(1000000)); n != 2*len(ScalingSizes) || ScalingSizes[len(ScalingSizes)-1] != 1000000 || ScalingSizes[0] != 1000 {
+		t.Errorf("%d points up to 10⁶ over sizes %v", n, ScalingSizes)
+	}
+	s := DefaultScalingSettings()
+	for _, attn := range []string{AttnExphormer, AttnFull} {
+		c, err := s.Config(attn)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c.Attention != attn || c.MPNN != MPNNGCN || c.Layers != s.Layers || c.HiddenDim != s.Hidden || c.VirtualNodes != 0 || c.Dropout != 0 {
+			t.Errorf("%s: config %+v", attn, c)
+		}
+	}
+	if _, err := s.Config(AttnPerformer); err == nil {
+		t.Error("performer: no error")
+	}
+	bad := s
+	bad.Epochs = 1
+	if err := bad.Validate(); err == nil {
+		t.Error("1 epoch (nothing timed): no error")
+	}
+}
+
+// TestRunScalingSuiteResumesAndSkips drives the runner with a fake measurement: full
+// attention runs out of memory at 5000 nodes, so its larger sizes are skipped; a
+// second pass measures nothing again; the CSV reads back.
+func TestRunScalingSuiteResumesAndSkips(t *testing.T) {
+	dir := t.TempDir()
+	var measured []string
+	measure := func(_ context.Context, s ScalingSettings, p ScalingPoint) (ScalingResult, error) {
+		measured = append(measured, p.Name())
+		n := float64(p.Nodes)
+		r := ScalingResult{Edges: 10 * p.Nodes, Params: 1000, EpochSeconds: 1e-4 * n, PeakRSSMB: 100 + 0.01*n}
+		if p.Attention == AttnFull {
+			r.EpochSeconds, r.PeakRSSMB = 1e-7*n*n, 100+1e-5*n*n
+			if p.Nodes >= 5000 {
+				r = ScalingResult{OutOfMemory: true, PeakRSSMB: 400, MemLimitMB: 350}
+			}
+		}
+		return r, nil
+	}
+	pts := ScalingPoints(20000)
+	opts := ScalingOptions{OutDir: dir, Measure: measure}
+	if err := RunScalingSuite(context.Background(), pts, opts); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"exphormer_1000", "full_1000", "exphormer_2000", "full_2000", "exphormer_5000", "full_5000",
+		"exphormer_10000", "exphormer_20000"}
+	if !reflect.DeepEqual(measured, want) {
+		t.Errorf("measured %v, want %v (full attention stops at its first out-of-memory size)", measured, want)
+	}
+	measured = nil
+	if err := RunScalingSuite(context.Background(), pts, opts); err != nil {
+		t.Fatal(err)
+	}
+	if len(measured) != 0 {
+		t.Errorf("second pass measured %v, want nothing", measured)
+	}
+	// Other settings are another experiment: measured again.
+	opts.Settings = DefaultScalingSettings()
+	opts.Settings.Hidden = 16
+	if err := RunScalingSuite(context.Background(), pts[:1], opts); err != nil || len(measured) != 1 {
+		t.Errorf("changed settings: measured %v, %v", measured, err)
+	}
+	recs, err := ReadScalingCSV(filepath.Join(dir, "scaling.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(recs) != len(pts) {
+		t.Fatalf("%d CSV rows, want %d", len(recs), len(pts))
+	}
+	status := map[string]string{}
+	for _, r := range recs {
+		status[r.Name()] = r.status()
+	}
+	if status["full_5000"] != ScalingOutOfMemory || status["full_10000"] != ScalingSkipped || status["full_2000"] != ScalingOK || status["exphormer_20000"] != ScalingOK {
+		t.Errorf("statuses %v", status)
+	}
+	for _, r := range recs {
+		if r.Name() == "full_2000" && (math.Abs(r.EpochSeconds-0.4) > 1e-9 || r.Edges != 20000 || r.Settings != DefaultScalingSettings()) {
+			t.Errorf("full_2000 read back as %+v", r)
+		}
+	}
+	// A broken record is an error naming the file, not a silent re-run.
+	if err := os.WriteFile(filepath.Join(dir, "points", "full_1000.json"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	opts.Settings = ScalingSettings{}
+	if err := RunScalingSuite(context.Background(), pts, opts); err == nil || !strings.Contains(err.Error(), "full_1000.json") {
+		t.Errorf("broken record: %v", err)
+	}
+}
+
+func TestReadScalingCSVErrors(t *testing.T) {
+	dir := t.TempDir()
+	header := strings.Join(scalingHeader, ",")
+	row := "exphormer,1000,5000,100,0.5,120,ok,2,32,2,6,5,3,1"
+	for name, text := range map[string]string{
+		"no header":  row + "\n",
+		"bad nodes":  header + "\n" + strings.Replace(row, ",1000,", ",x,", 1) + "\n",
+		"NaN time":   header + "\n" + strings.Replace(row, ",0.5,", ",NaN,", 1) + "\n",
+		"bad status": header + "\n" + strings.Replace(row, ",ok,", ",fine,", 1) + "\n",
+	} {
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "_")+".csv")
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadScalingCSV(path); err == nil {
+			t.Errorf("%s: no error", name)
+		}
+	}
+}
+
+// TestMeasureScalingSmall measures both attentions on a small graph for real: the
+// same model apart from the attention, a positive epoch time and peak memory.
+func TestMeasureScalingSmall(t *testing.T) {
+	s := DefaultScalingSettings()
+	s.Layers, s.Hidden = 1, 8
+	var params []int
+	for _, attn := range []string{AttnExphormer, AttnFull} {
+		r, err := MeasureScaling(context.Background(), s, ScalingPoint{Attention: attn, Nodes: 300}, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !(r.EpochSeconds > 0) || r.Edges < 1000 || r.Params <= 0 || r.Nodes != 300 || r.Attention != attn {
+			t.Errorf("%s: %+v", attn, r)
+		}
+		params = append(params, r.Params)
+	}
+	t.Logf("parameters: exphormer %d, full %d", params[0], params[1])
+}
