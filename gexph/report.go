@@ -157,11 +157,14 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 			var labels []string
 			var means, stds []float64
 			for _, r := range rows {
-				if r.Dataset == ds {
+				if r.Dataset == ds && r.Runs > 0 {
 					labels = append(labels, r.Variant)
 					means = append(means, r.TestMean*metricScale(r.Metric))
 					stds = append(stds, r.TestStd*metricScale(r.Metric))
 				}
+			}
+			if len(labels) == 0 {
+				continue
 			}
 			p, err := plots.AblationBars(labels, means, stds, "test accuracy (%)")
 			if err != nil {
@@ -232,7 +235,7 @@ var transductiveTargets = map[string]float64{"computers": 91.6, "cs": 95.8}
 func TransductiveTargets(rows []SummaryRow) []string {
 	find := func(ds, variant string) (SummaryRow, bool) {
 		for _, r := range rows {
-			if r.Dataset == ds && r.Variant == variant {
+			if r.Dataset == ds && r.Variant == variant && r.Runs > 0 {
 				return r, true
 			}
 		}

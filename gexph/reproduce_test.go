@@ -62,7 +62,7 @@ func TestRunSuiteWritesAndResumes(t *testing.T) {
 	}
 	// The MPNN-only model has fewer parameters than the one with attention.
 	recs := readCSV(t, filepath.Join(dir, "results.csv"))
-	if len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",") {
+	if len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",")+","+statusColumn || recs[1][len(csvHeader)] != StatusOK {
 		t.Fatalf("results.csv = %v, want the header and 2 rows", recs)
 	}
 	byName := map[string][]string{}

@@ -463,6 +463,9 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	ds = subsetSplit(ds, &cfg)
+	if err := checkMemory(cfg, ds); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
 	if len(ds.Split.Train) == 0 || len(ds.Split.Val) == 0 {
 		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))
 	}

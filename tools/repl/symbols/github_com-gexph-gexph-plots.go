@@ -37,6 +37,7 @@ func init() {
 		"Render":             reflect.ValueOf(plots.Render),
 		"SVG":                reflect.ValueOf(plots.SVG),
 		"Save":               reflect.ValueOf(plots.Save),
+		"ScalingCurves":      reflect.ValueOf(plots.ScalingCurves),
 		"Show":               reflect.ValueOf(plots.Show),
 		"ShowSVG":            reflect.ValueOf(plots.ShowSVG),
 		"ShowSize":           reflect.ValueOf(plots.ShowSize),
@@ -47,6 +48,8 @@ func init() {
 
 		// type definitions
 		"ExtremeSeries": reflect.ValueOf((*plots.ExtremeSeries)(nil)),
+		"Limit":         reflect.ValueOf((*plots.Limit)(nil)),
+		"ScalingCurve":  reflect.ValueOf((*plots.ScalingCurve)(nil)),
 		"Series":        reflect.ValueOf((*plots.Series)(nil)),
 	}
 }
