@@ -143,7 +143,9 @@ type ScalingResult struct {
 // the settings' degree and seed), trains the settings' model with p.Attention for
 // Settings.Epochs epochs and reports the median epoch time after the first and the peak
 // memory since the start (reset where the kernel allows; run each point in a process of
-// its own for a peak of its own).
+// its own for a peak of its own). It does not refuse full attention that would not fit
+// (TrainOptions.NoMemoryCheck): run it under a memory watchdog, as RunScalingSuite's
+// caller in the gexph command does.
 func MeasureScaling(ctx context.Context, s ScalingSettings, p ScalingPoint, backend string) (ScalingResult, error) {
 	cfg, err := s.Config(p.Attention)
 	if err != nil {
@@ -156,7 +158,7 @@ func MeasureScaling(ctx context.Context, s ScalingSettings, p ScalingPoint, back
 	if err != nil {
 		return ScalingResult{}, fmt.Errorf("scaling %s: %w", p.Name(), err)
 	}
-	res, err := Train(ctx, cfg, ds, TrainOptions{Backend: backend})
+	res, err := Train(ctx, cfg, ds, TrainOptions{Backend: backend, NoMemoryCheck: true})
 	if err != nil {
 		return ScalingResult{}, fmt.Errorf("scaling %s: %w", p.Name(), err)
 	}

@@ -40,6 +40,10 @@ type TrainOptions struct {
 	// StopAfter, if positive, stops the run after that many epochs of this call (the
 	// checkpoint allows resuming later); the schedule still follows Config.Epochs.
 	StopAfter int
+	// NoMemoryCheck lets a run start whose full attention Train would refuse as out of
+	// memory (ErrOutOfMemory, see DenseAttentionBytes): for callers that watch the
+	// process's memory themselves, as the scaling suite does.
+	NoMemoryCheck bool
 	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
 	// default to the Config's Seed and MaxTrain/MaxVal/MaxTest).
 	Data data.LoadOptions
@@ -463,8 +467,10 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	ds = subsetSplit(ds, &cfg)
-	if err := checkMemory(cfg, ds); err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+	if !opts.NoMemoryCheck {
+		if err := checkMemory(cfg, ds); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
 	}
 	if len(ds.Split.Train) == 0 || len(ds.Split.Val) == 0 {
 		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))

@@ -102,7 +102,7 @@ func ScalingCurves(title, xLabel, yLabel string, curves []ScalingCurve, limits [
 			f := &plotter.Function{F: func(x float64) float64 { return y0 + k*(x-x0) }, XMin: x0, XMax: p.X.Max, Samples: 2,
 				LineStyle: lineStyle(rgb(theoryRGB), 1, ref.dashes)}
 			p.Add(f)
-			addLegend(p, fmt.Sprintf("∝ n^%g", k), f)
+			addLegend(p, []string{"", "linear growth", "quadratic growth"}[int(k)], f)
 		}
 	}
 	for i, l := range lines {
