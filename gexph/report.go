@@ -348,11 +348,9 @@ func writeScalingSection(w io.Writer, csvPath string, meta ResultsMeta, figs *fi
 		}
 		timeCurves = append(timeCurves, plots.ScalingCurve{Series: plots.Series{Label: name, X: xs, Y: secs}, FailedAt: failed})
 		memCurves = append(memCurves, plots.ScalingCurve{Series: plots.Series{Label: name, X: xs, Y: mem}, FailedAt: failed})
-		// Fits over the upper half of the measured sizes, where fixed costs matter least.
-		lo := len(xs) / 2
-		if len(xs)-lo < 2 {
-			lo = max(0, len(xs)-2)
-		}
+		// Fits over the upper half of the measured sizes (at least three), where fixed costs
+		// matter least.
+		lo := max(0, min(len(xs)/2, len(xs)-3))
 		ft, errT := FitPowerLaw(xs[lo:], secs[lo:])
 		fm, errM := FitPowerLaw(xs[lo:], mem[lo:])
 		if errT == nil && errM == nil {

@@ -64,12 +64,12 @@ func TestWriteReport(t *testing.T) {
 	csv := strings.Join(scalingHeader, ",") + "\n"
 	for _, n := range []int{1000, 2000, 4000, 8000} {
 		f := float64(n)
-		csv += strings.Join([]string{"exphormer", itoa(n), itoa(10 * n), "100", ftoa(1e-3 * f), ftoa(10 + 0.01*f), "ok", "2", "32", "2", "6", "5", "3", "1"}, ",") + "\n"
+		csv += strings.Join([]string{"exphormer", itoa(n), itoa(10 * n), "100", ftoa(1e-3 * f), ftoa(10 + 0.01*f), "ok", "2", "32", "2", "6", "5", "3", "1", "0"}, ",") + "\n"
 		if n < 8000 {
-			csv += strings.Join([]string{"full", itoa(n), itoa(10 * n), "100", ftoa(1e-6 * f * f), ftoa(1e-4 * f * f), "ok", "2", "32", "2", "6", "5", "3", "1"}, ",") + "\n"
+			csv += strings.Join([]string{"full", itoa(n), itoa(10 * n), "100", ftoa(1e-6 * f * f), ftoa(1e-4 * f * f), "ok", "2", "32", "2", "6", "5", "3", "1", "0"}, ",") + "\n"
 		}
 	}
-	csv += strings.Join([]string{"full", "8000", "0", "0", "0", "9000", "out-of-memory", "2", "32", "2", "6", "5", "3", "1"}, ",") + "\n"
+	csv += strings.Join([]string{"full", "8000", "0", "0", "0", "9000", "out-of-memory", "2", "32", "2", "6", "5", "3", "1", "8000"}, ",") + "\n"
 	if err := os.WriteFile(filepath.Join(sc, "scaling.csv"), []byte(csv), 0o644); err != nil {
 		t.Fatal(err)
 	}

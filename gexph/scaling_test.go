@@ -103,7 +103,7 @@ func TestRunScalingSuiteResumesAndSkips(t *testing.T) {
 	}
 	// Other settings are another experiment: measured again.
 	opts.Settings = DefaultScalingSettings()
-	opts.Settings.Hidden = 16
+	opts.Settings.Hidden = 24
 	if err := RunScalingSuite(context.Background(), pts[:1], opts); err != nil || len(measured) != 1 {
 		t.Errorf("changed settings: measured %v, %v", measured, err)
 	}
@@ -139,7 +139,7 @@ func TestRunScalingSuiteResumesAndSkips(t *testing.T) {
 func TestReadScalingCSVErrors(t *testing.T) {
 	dir := t.TempDir()
 	header := strings.Join(scalingHeader, ",")
-	row := "exphormer,1000,5000,100,0.5,120,ok,2,32,2,6,5,3,1"
+	row := "exphormer,1000,5000,100,0.5,120,ok,2,32,2,6,5,3,1,0"
 	for name, text := range map[string]string{
 		"no header":  row + "\n",
 		"bad nodes":  header + "\n" + strings.Replace(row, ",1000,", ",x,", 1) + "\n",

@@ -25,8 +25,10 @@ import (
 // drops it: the heap's mapped region then ends far beyond anything a run can use, so no
 // live buffer ends next to inaccessible memory. The block is fresh memory from the
 // operating system and is never written, so it costs address space, not resident
-// memory. gexph.NewBackend and RunStepBenchmark call it; call it yourself before
-// creating a backend by other means.
+// memory — as long as the heap is fresh. Once a process has used and freed heap
+// memory, the runtime may zero the block on allocation and touch all of it (measured: a
+// test process that reserved it late grew past 17 GB). The package's init therefore
+// reserves it when the program starts; later calls do nothing.
 func EnsureHeapHeadroom() {
 	headroomOnce.Do(func() {
 		size := memTotalBytes() / 4 * 3
@@ -42,6 +44,9 @@ func EnsureHeapHeadroom() {
 }
 
 var headroomOnce sync.Once
+
+// init reserves the headroom while the heap is still fresh (see EnsureHeapHeadroom).
+func init() { EnsureHeapHeadroom() }
 
 // strictOvercommit tells whether the kernel refuses to overcommit memory
 // (vm.overcommit_memory = 2), where reserving untouched memory would count against the
@@ -73,6 +78,7 @@ func ProcessRSSMB(pid int) float64 {
 // it (Linux's /proc/self/clear_refs), so that a later PeakRSSMB measures what came
 // after. It reports whether the reset took effect.
 func ResetPeakRSS() bool {
+	EnsureHeapHeadroom() // Before returning memory: see EnsureHeapHeadroom.
 	debug.FreeOSMemory()
 	return os.WriteFile("/proc/self/clear_refs", []byte("5"), 0) == nil
 }

@@ -14,7 +14,7 @@ import (
 // optionally the size at which the measurement failed (ran out of memory).
 type ScalingCurve struct {
 	Series
-	// FailedAt, if positive, is the size at which the next measurement failed; it is
+	// FailedAt, if positive, is the size at which the measurement failed; it is
 	// marked by a cross at the curve's last value, labelled "out of memory".
 	FailedAt float64
 }
@@ -116,7 +116,7 @@ func ScalingCurves(title, xLabel, yLabel string, curves []ScalingCurve, limits [
 		}
 		s.GlyphStyle = draw.GlyphStyle{Color: rgb(boundRGB), Radius: vg.Points(5), Shape: draw.CrossGlyph{}}
 		p.Add(s)
-		addLegend(p, "out of memory at the next size", s)
+		addLegend(p, "ran out of memory", s)
 		m.pointsOf(fails)
 	}
 	for i, r := range refs {
