@@ -72,7 +72,10 @@ repl-symbols:
 
 ## notebook-kernel: install gonb and goimports into $(GOBIN_DIR) and the "gexph" Jupyter
 ## kernel (offline: pinned toolchain, GOPROXY=off, this module in the kernel's go.work).
+## Every module of go.mod is downloaded first: the offline kernel resolves them all,
+## also those that only the xla build tag compiles.
 notebook-kernel:
+	$(GO) mod download
 	cd tools/gotools && GOBIN=$(GOBIN_DIR) $(GO) install tool
 	tools/gotools/install-kernel.sh "$(CURDIR)" "$(GOBIN_DIR)"
 

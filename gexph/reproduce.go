@@ -712,7 +712,7 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 		}
 	}
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw, "Peak RSS is the run's peak resident memory (VmHWM, reset before each run where the kernel allows). OOM: refused because full attention's [heads, n, n] tensors alone would need more than three quarters of the machine's memory (see gexph.DenseAttentionBytes); the Seeds column then counts the refused runs.")
+	fmt.Fprintln(bw, "Peak RSS is the run's peak resident memory (VmHWM, reset before each run where the kernel allows). The gexph command runs with GOGC=400 under a soft limit of half the machine's memory (layers.TuneGC), so these peaks include the collector's slack and overstate what a model needs; the scaling section measures memory with Go's default collector. s/epoch is the median epoch (training step, then validation and test inference). OOM: refused because full attention's [heads, n, n] tensors alone would need more than three quarters of the machine's memory (see gexph.DenseAttentionBytes); the Seeds column then counts the refused runs.")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("results markdown: %w", err)
 	}
