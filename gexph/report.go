@@ -254,8 +254,8 @@ func TransductiveTargets(rows []SummaryRow) []string {
 		if pct(r) < target {
 			verdict = fmt.Sprintf("missed by %.2f points", target-pct(r))
 		}
-		lines = append(lines, fmt.Sprintf("%s: Exphormer %.2f ± %.2f over %d seeds, target ≥ %.1f — %s",
-			ds, pct(r), r.TestStd*metricScale(r.Metric), r.Runs, target, verdict))
+		lines = append(lines, fmt.Sprintf("%s: Exphormer %.2f ± %.2f over %s, target ≥ %.1f — %s",
+			ds, pct(r), r.TestStd*metricScale(r.Metric), seedCount(r.Runs), target, verdict))
 	}
 	for _, ds := range datasetsOf(rows) {
 		ex, ok := find(ds, VariantExphormer)
@@ -272,10 +272,18 @@ func TransductiveTargets(rows []SummaryRow) []string {
 			if d <= 0 {
 				verdict = fmt.Sprintf("NOT above: %.2f points below", -d)
 			}
-			lines = append(lines, fmt.Sprintf("%s: Exphormer (%d seeds) vs %s (%d seeds) — %s", ds, ex.Runs, v, b.Runs, verdict))
+			lines = append(lines, fmt.Sprintf("%s: Exphormer (%s) vs %s (%s) — %s", ds, seedCount(ex.Runs), v, seedCount(b.Runs), verdict))
 		}
 	}
 	return lines
+}
+
+// seedCount writes "1 seed" or "n seeds".
+func seedCount(n int) string {
+	if n == 1 {
+		return "1 seed"
+	}
+	return fmt.Sprintf("%d seeds", n)
 }
 
 // writeScalingSection writes the scaling section: metadata, one table row per size,

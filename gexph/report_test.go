@@ -20,7 +20,7 @@ func TestTransductiveTargets(t *testing.T) {
 	got := strings.Join(TransductiveTargets(rows), "\n")
 	for _, want := range []string{
 		"computers: Exphormer 91.70 ± 0.30 over 5 seeds, target ≥ 91.6 — met",
-		"cs: Exphormer 95.00 ± 0.00 over 1 seeds, target ≥ 95.8 — missed by 0.80 points",
+		"cs: Exphormer 95.00 ± 0.00 over 1 seed, target ≥ 95.8 — missed by 0.80 points",
 		"computers: Exphormer (5 seeds) vs mpnn (3 seeds) — above by 1.70 points",
 		"computers: Exphormer (5 seeds) vs mpnn+performer (3 seeds) — NOT above: 0.30 points below",
 	} {
