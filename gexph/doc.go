@@ -33,6 +33,10 @@
 // train full-batch with the loss on the training nodes. A run is a function of its
 // Config (including the seed) and data set.
 //
+// Linear maps start from PyTorch's initialisation (layers.FanInUniform), with which
+// the paper's hyperparameters were tuned. A run whose full attention alone would not fit
+// in the machine's memory is refused with ErrOutOfMemory (see DenseAttentionBytes).
+//
 // Backends: the pure-Go backend by default; "xla:cpu" or "xla:/path/to/pjrt_plugin.so"
 // in binaries built with the "xla" build tag. Batches are padded to bucketed shapes so
 // that compiled programs are reused; padding does not change results.
@@ -59,4 +63,15 @@
 // TrainFromSpec does the loading and training in one call, as the gexph command does.
 // The "demo" preset trains a small model on a PATTERN subset in a few minutes on a
 // laptop CPU.
+//
+// # Reproducing the paper
+//
+// Suites list the paper's experiments as named training runs (TransductiveSuite,
+// InductiveBudgetSuite, InductiveSuite); RunSuite trains them, resumably, recording one
+// JSON file per run and a CSV. The scaling suite (ScalingPoints, RunScalingSuite,
+// MeasureScaling) measures seconds per epoch and peak memory of Exphormer against full
+// attention on planted-partition graphs of 10³ to 10⁶ nodes. WriteReport turns the
+// records of every suite under a results root into one Markdown report with figures,
+// the paper's figures beside ours and the reproduction's targets checked; the gexph
+// command's reproduce subcommand drives all of it.
 package gexph
