@@ -141,8 +141,9 @@ func TransductiveSuite(seeds int) []SuiteRun {
 }
 
 // inductiveBudget lists the inductive suites' data sets with their reduced budget:
-// split sizes (graphs) and epochs, each run sized for roughly 5–10 minutes on a 2-core
-// CPU with the pure-Go backend.
+// split sizes (graphs) and epochs. On a 2-core CPU with the pure-Go backend, sharing it
+// with another run, they took 21 (PATTERN), 20 (CLUSTER), 4 (MNIST) and 9
+// (Peptides-func) minutes.
 var inductiveBudget = []struct {
 	dataset                  string
 	train, val, test, epochs int
