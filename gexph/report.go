@@ -86,6 +86,8 @@ func WriteReport(root, path string) error {
 		if meta.Suite == "" {
 			meta.Suite = s.name
 		}
+		// The notes describe the suite's definition: this version's, not the run's copy.
+		meta.Notes = SuiteNotes(s.name)
 		found++
 		fmt.Fprintf(&body, "\n## %s\n\n", s.title)
 		figs := figureLinker{dir: figDir, from: filepath.Dir(path)}

@@ -667,8 +667,12 @@ func SuiteNotes(suite string) []string {
 			"The paper does not report Cora or CiteSeer.",
 		}
 	case SuiteInductiveBudget:
+		var budgets []string
+		for _, b := range inductiveBudget {
+			budgets = append(budgets, fmt.Sprintf("%s %d/%d/%d graphs, %d epochs", b.dataset, b.train, b.val, b.test, b.epochs))
+		}
 		return []string{
-			"Reduced budget: the runs use subsets of the splits and few epochs (see the overrides in gexph.InductiveBudgetSuite), so they are not comparable to the paper's figures, which are at the full budget.",
+			"Reduced budget (train/validation/test graphs, epochs; no warm-up): " + strings.Join(budgets, "; ") + ". The metrics are therefore not comparable to the paper's figures, which are at the full budget.",
 			"Full budget, on a GPU: `" + InductiveFullBudgetCommand + "`.",
 		}
 	}
