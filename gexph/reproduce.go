@@ -3,7 +3,6 @@ package gexph
 import (
 	"bufio"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -216,21 +215,36 @@ func Suite(name string, seeds int) ([]SuiteRun, error) {
 // them for ""), in their order. A pattern that matches no run is an error, so that a
 // typing mistake does not pass for a finished suite.
 func FilterRuns(runs []SuiteRun, pattern string) ([]SuiteRun, error) {
+	return filterByName(runs, pattern, func(r SuiteRun) string { return r.Name })
+}
+
+// FilterScalingPoints is FilterRuns for scaling points (names such as "full_20000").
+func FilterScalingPoints(points []ScalingPoint, pattern string) ([]ScalingPoint, error) {
+	return filterByName(points, pattern, ScalingPoint.Name)
+}
+
+// filterByName keeps the items whose names match pattern ("" keeps all); matching none
+// is an error.
+func filterByName[T any](items []T, pattern string, name func(T) string) ([]T, error) {
 	if pattern == "" {
-		return runs, nil
+		return items, nil
 	}
 	re, err := regexp.Compile(pattern)
 	if err != nil {
 		return nil, fmt.Errorf("run filter %q: %w", pattern, err)
 	}
-	var out []SuiteRun
-	for _, r := range runs {
-		if re.MatchString(r.Name) {
-			out = append(out, r)
+	var out []T
+	for _, it := range items {
+		if re.MatchString(name(it)) {
+			out = append(out, it)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("run filter %q: matches none of the suite's %d runs (names look like %q)", pattern, len(runs), runs[0].Name)
+		example := ""
+		if len(items) > 0 {
+			example = fmt.Sprintf(" (names look like %q)", name(items[0]))
+		}
+		return nil, fmt.Errorf("run filter %q: matches none of the suite's %d runs%s", pattern, len(items), example)
 	}
 	return out, nil
 }
@@ -431,14 +445,7 @@ func writeSuiteCSV(runDir, csvPath string) error {
 			strconv.Itoa(rec.Params), strconv.Itoa(rec.Epochs), strconv.Itoa(rec.BestEpoch),
 			f(rec.ValMetric), f(rec.TestMetric), rec.Metric, f(rec.Seconds), f(perEpoch), f(rec.PeakRSSMB), rec.status()})
 	}
-	err = atomicfile.Write(csvPath, func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		if err := cw.WriteAll(rows); err != nil {
-			return err
-		}
-		return cw.Error()
-	})
-	if err != nil {
+	if err := writeCSVFile(csvPath, rows); err != nil {
 		return fmt.Errorf("suite: %w", err)
 	}
 	return nil
@@ -452,10 +459,14 @@ func (rec SuiteRecord) status() string {
 	return StatusOK
 }
 
-// Statuses of results.csv's status column.
+// Statuses of a run or a scaling point (the status column of results.csv and
+// scaling.csv).
 const (
 	StatusOK          = "ok"
 	StatusOutOfMemory = "out-of-memory"
+	// StatusSkipped marks a scaling point not measured because a smaller graph of the
+	// same attention ran out of memory.
+	StatusSkipped = "skipped"
 )
 
 // SummaryRow aggregates the runs of one data set and variant over their seeds.
@@ -480,14 +491,9 @@ type SummaryRow struct {
 // Summarize reads a results.csv written by RunSuite and groups its rows by data set and
 // variant, in the order of first appearance.
 func Summarize(csvPath string) ([]SummaryRow, error) {
-	f, err := os.Open(csvPath)
+	records, err := readCSVFile(csvPath)
 	if err != nil {
 		return nil, fmt.Errorf("summarize: %w", err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("summarize: %s: %w", csvPath, err)
 	}
 	if len(records) == 0 {
 		return nil, fmt.Errorf("summarize: %s: empty file, want the header %q", csvPath, strings.Join(csvHeader, ","))

@@ -2,7 +2,6 @@ package gexph
 
 import (
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -15,7 +14,6 @@ import (
 	"strconv"
 
 	"github.com/gexph/gexph/data"
-	"github.com/gexph/gexph/internal/atomicfile"
 	"github.com/gexph/gexph/layers"
 )
 
@@ -277,22 +275,15 @@ func readScalingResult(path string) (ScalingResult, error) {
 var scalingHeader = []string{"attention", "nodes", "edges", "params", "epoch_seconds", "peak_rss_mb", "status",
 	"layers", "hidden", "heads", "expander_degree", "avg_degree", "epochs", "seed", "mem_limit_mb"}
 
-// Scaling point statuses (scaling.csv's status column).
-const (
-	ScalingOK          = "ok"
-	ScalingOutOfMemory = "out-of-memory"
-	ScalingSkipped     = "skipped"
-)
-
 // status returns the point's status column.
 func (r ScalingResult) status() string {
 	switch {
 	case r.Skipped:
-		return ScalingSkipped
+		return StatusSkipped
 	case r.OutOfMemory:
-		return ScalingOutOfMemory
+		return StatusOutOfMemory
 	}
-	return ScalingOK
+	return StatusOK
 }
 
 // writeScalingCSV rewrites csvPath atomically from the records in dir, sorted by
@@ -325,14 +316,7 @@ func writeScalingCSV(dir, csvPath string) error {
 			strconv.Itoa(s.Heads), strconv.Itoa(s.ExpanderDegree), f(s.AvgDegree), strconv.Itoa(s.Epochs),
 			strconv.FormatUint(s.Seed, 10), f(r.MemLimitMB)})
 	}
-	err = atomicfile.Write(csvPath, func(w io.Writer) error {
-		cw := csv.NewWriter(w)
-		if err := cw.WriteAll(rows); err != nil {
-			return err
-		}
-		return cw.Error()
-	})
-	if err != nil {
+	if err := writeCSVFile(csvPath, rows); err != nil {
 		return fmt.Errorf("scaling suite: %w", err)
 	}
 	return nil
@@ -340,14 +324,9 @@ func writeScalingCSV(dir, csvPath string) error {
 
 // ReadScalingCSV reads a scaling.csv written by RunScalingSuite.
 func ReadScalingCSV(path string) ([]ScalingResult, error) {
-	f, err := os.Open(path)
+	records, err := readCSVFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("scaling csv: %w", err)
-	}
-	defer f.Close()
-	records, err := csv.NewReader(f).ReadAll()
-	if err != nil {
-		return nil, fmt.Errorf("scaling csv: %s: %w", path, err)
 	}
 	if len(records) == 0 || !slices.Equal(records[0], scalingHeader) {
 		return nil, fmt.Errorf("scaling csv: %s: want the header %q", path, scalingHeader)
@@ -378,13 +357,13 @@ func ReadScalingCSV(path string) ([]ScalingResult, error) {
 		r.Settings.Seed = seed
 		r.Attention = rec[0]
 		switch rec[6] {
-		case ScalingOK:
-		case ScalingOutOfMemory:
+		case StatusOK:
+		case StatusOutOfMemory:
 			r.OutOfMemory = true
-		case ScalingSkipped:
+		case StatusSkipped:
 			r.Skipped = true
 		default:
-			return nil, fmt.Errorf("scaling csv: %s line %d: status = %q, want %s, %s or %s", path, line+2, rec[6], ScalingOK, ScalingOutOfMemory, ScalingSkipped)
+			return nil, fmt.Errorf("scaling csv: %s line %d: status = %q, want %s, %s or %s", path, line+2, rec[6], StatusOK, StatusOutOfMemory, StatusSkipped)
 		}
 		out = append(out, r)
 	}

@@ -118,7 +118,7 @@ func TestRunScalingSuiteResumesAndSkips(t *testing.T) {
 	for _, r := range recs {
 		status[r.Name()] = r.status()
 	}
-	if status["full_5000"] != ScalingOutOfMemory || status["full_10000"] != ScalingSkipped || status["full_2000"] != ScalingOK || status["exphormer_20000"] != ScalingOK {
+	if status["full_5000"] != StatusOutOfMemory || status["full_10000"] != StatusSkipped || status["full_2000"] != StatusOK || status["exphormer_20000"] != StatusOK {
 		t.Errorf("statuses %v", status)
 	}
 	for _, r := range recs {
@@ -173,4 +173,24 @@ func TestMeasureScalingSmall(t *testing.T) {
 		params = append(params, r.Params)
 	}
 	t.Logf("parameters: exphormer %d, full %d", params[0], params[1])
+}
+
+func TestFilterScalingPoints(t *testing.T) {
+	pts, err := FilterScalingPoints(ScalingPoints(10000), `^full_[0-9]+000$`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range pts {
+		names = append(names, p.Name())
+	}
+	if want := []string{"full_1000", "full_2000", "full_5000", "full_10000"}; !reflect.DeepEqual(names, want) {
+		t.Errorf("filtered %v, want %v", names, want)
+	}
+	if _, err := FilterScalingPoints(ScalingPoints(10000), "^nothing$"); err == nil || !strings.Contains(err.Error(), `"exphormer_1000"`) {
+		t.Errorf("no match: %v, want an error with an example name", err)
+	}
+	if _, err := FilterScalingPoints(ScalingPoints(10000), "("); err == nil {
+		t.Error("bad pattern: no error")
+	}
 }

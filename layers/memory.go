@@ -114,7 +114,8 @@ const DefaultGCPercent = 400
 // heap) gives way to more frequent collections before the process crowds out others. The backend allocates and drops large buffers at every step; with Go's
 // default GOGC=100 the collector returns them to the operating system and faults them
 // in again, which spends as much system time as the computation itself (measured on
-// Amazon Computers: 6.2 s an epoch with GOGC=100, 3.5 s with 400). It changes
+// four epochs of Amazon Computers, compilation included: 42.1 s with GOGC=100, of which
+// 23.3 s system time, and 29.3 s with 400, of which 6.5 s). It changes
 // process-wide settings, so commands call it once at start, not the packages.
 func TuneGC() {
 	if _, ok := os.LookupEnv("GOGC"); !ok {

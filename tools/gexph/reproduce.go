@@ -65,9 +65,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		points, err := filterPoints(gexph.ScalingPoints(*maxNodes), *only)
+		points, err := gexph.FilterScalingPoints(gexph.ScalingPoints(*maxNodes), *only)
 		if err != nil {
-			return err
+			return fmt.Errorf("-runs: %w", err)
 		}
 		limitMB := *memLimit * 1024
 		if limitMB <= 0 {
@@ -126,27 +126,6 @@ func printReproduce(w io.Writer, asJSON bool, suite, dir, report string, runs in
 	}
 	_, err := fmt.Fprintf(w, "%d runs of suite %s in %s; report: %s\n", runs, suite, dir, report)
 	return err
-}
-
-// filterPoints keeps the scaling points whose names match pattern ("" keeps all).
-func filterPoints(points []gexph.ScalingPoint, pattern string) ([]gexph.ScalingPoint, error) {
-	runs := make([]gexph.SuiteRun, len(points))
-	for i, p := range points {
-		runs[i] = gexph.SuiteRun{Name: p.Name()}
-	}
-	kept, err := gexph.FilterRuns(runs, pattern)
-	if err != nil {
-		return nil, fmt.Errorf("-runs: %w", err)
-	}
-	var out []gexph.ScalingPoint
-	for _, p := range points {
-		for _, k := range kept {
-			if k.Name == p.Name() {
-				out = append(out, p)
-			}
-		}
-	}
-	return out, nil
 }
 
 // measureInChild measures one scaling point with `gexph bench -case scaling` in a child
