@@ -54,6 +54,7 @@ func ReadSuiteMeta(dir string) (ResultsMeta, error) {
 // reportSuites lists the suites a report covers, in order, with their section titles.
 var reportSuites = []struct{ name, title string }{
 	{SuiteTransductive, "Transductive node classification (Table 4, Table 5, sparse vs dense attention)"},
+	{SuiteSearch, "Validation-only search where a target is missed"},
 	{SuiteInductiveBudget, "Inductive data sets on a CPU budget (Tables 1 and 3, reduced)"},
 	{SuiteInductive, "Inductive data sets at the paper's budget"},
 	{SuiteScaling, "Scaling: Exphormer against full attention"},
@@ -91,9 +92,12 @@ func WriteReport(root, path string) error {
 		found++
 		fmt.Fprintf(&body, "\n## %s\n\n", s.title)
 		figs := figureLinker{dir: figDir, from: filepath.Dir(path)}
-		if s.name == SuiteScaling {
+		switch s.name {
+		case SuiteScaling:
 			err = writeScalingSection(&body, csvPath, meta, &figs)
-		} else {
+		case SuiteSearch:
+			err = writeSearchSection(&body, csvPath, dir, meta, DefaultSearchGrid())
+		default:
 			err = writeSuiteSection(&body, csvPath, dir, meta, &figs)
 		}
 		if err != nil {

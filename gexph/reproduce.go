@@ -188,11 +188,12 @@ const InductiveFullBudgetCommand = "gexph reproduce -suite inductive -seeds 4 -b
 // SuiteNames lists the training suites Suite knows (the scaling suite, SuiteScaling,
 // has points rather than training runs: see ScalingPoints).
 func SuiteNames() []string {
-	return []string{SuiteTransductive, SuiteInductiveBudget, SuiteInductive}
+	return []string{SuiteTransductive, SuiteSearch, SuiteInductiveBudget, SuiteInductive}
 }
 
 // Suite returns the runs of the named suite (see SuiteNames) with seeds seeds (ignored
-// by SuiteInductiveBudget, which runs one).
+// by SuiteInductiveBudget, which runs one). For SuiteSearch these are the grid runs
+// only: RunSearchSuite adds the selected setting's seeds once the grid has finished.
 func Suite(name string, seeds int) ([]SuiteRun, error) {
 	if seeds < 1 {
 		return nil, fmt.Errorf("suite %q: seeds = %d, want ≥ 1", name, seeds)
@@ -204,6 +205,8 @@ func Suite(name string, seeds int) ([]SuiteRun, error) {
 		return InductiveBudgetSuite(), nil
 	case SuiteInductive:
 		return InductiveSuite(seeds), nil
+	case SuiteSearch:
+		return SearchSuite(), nil
 	}
 	if name == SuiteScaling {
 		return nil, fmt.Errorf("suite %q measures points, not training runs: see ScalingPoints and RunScalingSuite", name)

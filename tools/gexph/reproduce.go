@@ -24,7 +24,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	choices := strings.Join(reproduceSuites(), "|")
 	fs := newFlagSet("reproduce", "-suite "+choices+" [-seeds K] [-runs REGEXP] [-out DIR] [-results FILE] [-backend B] [-json] | -report", stderr)
 	suite := fs.String("suite", "", "suite to run: "+strings.Join(reproduceSuites(), ", "))
-	seeds := fs.Int("seeds", 5, "seeds of the main runs (baselines and ablations use at most 3; inductive-budget uses 1)")
+	seeds := fs.Int("seeds", 5, "seeds of the main runs (baselines and ablations use at most 3; inductive-budget uses 1; search: seeds of the selected setting)")
 	out := fs.String("out", filepath.Join("runs", "reproduce"), "results root: each suite's records, CSV and meta.json go to OUT/SUITE, figures to OUT/figures")
 	results := fs.String("results", "", "the report generated from every suite under -out (default OUT/RESULTS.md; the repository's is docs/RESULTS.md)")
 	report := fs.Bool("report", false, "only regenerate the report from the results under -out")
@@ -87,6 +87,13 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		count = len(points)
+	} else if *suite == gexph.SuiteSearch {
+		opts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
+		n, err := gexph.RunSearchSuite(ctx, gexph.DefaultSearchGrid(), *seeds, *only, opts)
+		if err != nil {
+			return err
+		}
+		count = n
 	} else {
 		runs, err := gexph.Suite(*suite, *seeds)
 		if err != nil {

@@ -17,8 +17,10 @@ func TestReproduceBadFlags(t *testing.T) {
 		args []string
 		want []string // substrings of stderr
 	}{
-		{[]string{"reproduce", "-suite", "nope"}, []string{`"nope"`, `"transductive"`, `"inductive-budget"`, `"inductive"`}},
+		{[]string{"reproduce", "-suite", "nope"}, []string{`"nope"`, `"transductive"`, `"search"`, `"inductive-budget"`, `"inductive"`}},
 		{[]string{"reproduce", "-suite", "transductive", "-runs", "^nothing$"}, []string{"matches none"}},
+		{[]string{"reproduce", "-suite", "search", "-runs", "^nothing$"}, []string{`"^nothing$"`, "matches no grid run"}},
+		{[]string{"reproduce", "-suite", "search", "-seeds", "0"}, []string{"seeds = 0"}},
 		{[]string{"reproduce", "-suite", "scaling", "-settings", `{"layerz":2}`}, []string{"layerz"}},
 		{[]string{"reproduce", "-report"}, []string{"no suite results"}},
 		{[]string{"reproduce"}, []string{"-suite is required", "transductive", "inductive-budget"}},
