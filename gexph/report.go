@@ -2,7 +2,6 @@ package gexph
 
 import (
 	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -41,12 +40,8 @@ func WriteSuiteMeta(dir string, meta ResultsMeta) error {
 // ReadSuiteMeta reads dir/meta.json.
 func ReadSuiteMeta(dir string) (ResultsMeta, error) {
 	var m ResultsMeta
-	b, err := os.ReadFile(filepath.Join(dir, MetaFile))
-	if err != nil {
+	if err := readJSONFile(filepath.Join(dir, MetaFile), &m); err != nil {
 		return m, fmt.Errorf("suite meta: %w", err)
-	}
-	if err := json.Unmarshal(b, &m); err != nil {
-		return m, fmt.Errorf("suite meta: %s: %w", filepath.Join(dir, MetaFile), err)
 	}
 	return m, nil
 }

@@ -3,7 +3,6 @@ package gexph
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -17,8 +16,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/gexph/gexph/internal/atomicfile"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/layers"
@@ -385,11 +382,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 				EpochSeconds: medianEpochSeconds(res.History), Result: *res}
 		}
 		rec.History = nil
-		if err := atomicfile.Write(path, func(w io.Writer) error {
-			enc := json.NewEncoder(w)
-			enc.SetIndent("", "  ")
-			return enc.Encode(rec)
-		}); err != nil {
+		if err := writeJSONFile(path, rec); err != nil {
 			return fmt.Errorf("suite: %w", err)
 		}
 		if err := writeSuiteCSV(runDir, csvPath); err != nil {
@@ -431,13 +424,9 @@ func writeSuiteCSV(runDir, csvPath string) error {
 	sort.Strings(paths)
 	rows := [][]string{append(slices.Clone(csvHeader), statusColumn)}
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		rec, err := readSuiteRecord(p)
 		if err != nil {
 			return fmt.Errorf("suite: %w", err)
-		}
-		var rec SuiteRecord
-		if err := json.Unmarshal(b, &rec); err != nil {
-			return fmt.Errorf("suite: %s: %w", p, err)
 		}
 		perEpoch := rec.EpochSeconds
 		if perEpoch == 0 && rec.Epochs > 0 {

@@ -2,7 +2,6 @@ package gexph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -260,13 +259,9 @@ func RunScalingSuite(ctx context.Context, points []ScalingPoint, opts ScalingOpt
 
 // readScalingResult reads one point's record.
 func readScalingResult(path string) (ScalingResult, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return ScalingResult{}, err
-	}
 	var r ScalingResult
-	if err := json.Unmarshal(b, &r); err != nil {
-		return ScalingResult{}, fmt.Errorf("scaling suite: %s: %w", path, err)
+	if err := readJSONFile(path, &r); err != nil {
+		return ScalingResult{}, fmt.Errorf("scaling suite: %w", err)
 	}
 	return r, nil
 }

@@ -11,8 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
-
-	"github.com/gexph/gexph/internal/atomicfile"
 )
 
 // SuiteSearch is the validation-only search (SearchSuite, RunSearchSuite): a grid of
@@ -141,15 +139,9 @@ func (c SearchChoice) TunedRuns(seeds int) []SuiteRun {
 
 // readSuiteRecord reads one run's record.
 func readSuiteRecord(path string) (SuiteRecord, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return SuiteRecord{}, err
-	}
 	var rec SuiteRecord
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return SuiteRecord{}, fmt.Errorf("%s: %w", path, err)
-	}
-	return rec, nil
+	err := readJSONFile(path, &rec)
+	return rec, err
 }
 
 // RunSearchSuite runs the search in opts.OutDir: the grid runs of grid, then, once all
@@ -234,11 +226,7 @@ func copyTunedRecord(dir string, r SuiteRun, c SearchChoice) error {
 	rec := c.Record
 	rec.Name, rec.Variant = r.Name, r.Variant
 	rec.Note = "the selected grid run " + c.Run.Name + " (same configuration and seed)"
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rec)
-	})
+	return writeJSONFile(path, rec)
 }
 
 // writeSearchSection writes the search's section of the report: how the grid was run,
