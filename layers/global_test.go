@@ -262,3 +262,24 @@ func TestPerformerApproximatesSoftmaxAttention(t *testing.T) {
 		t.Errorf("FAVOR+ error with 4 features %g, with 4096 features %g: want small and decreasing", few, many)
 	}
 }
+
+// TestPerformerOneGraphMatchesScatter: the single-graph path (two matrix products)
+// computes what the per-graph scatter of outer products does.
+func TestPerformerOneGraphMatchesScatter(t *testing.T) {
+	const n, d, heads = 12, 8, 2
+	rng := rand.New(rand.NewPCG(57, 1))
+	xT := tensor64(rng, 0.5, n, d)
+	graphID := make([]int32, n)
+	store := newStore(t, 58)
+	run := func(scatter bool) []float64 {
+		return flat64(t, runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
+			b := NewPerformerAttention(scope.In("attn"), in[0], in[1], 1, heads).Features(8).Seed(3)
+			b.scatterAlways = scatter
+			return []*Node{b.Done()}
+		}, xT, graphID)[0])
+	}
+	fast, scattered := run(false), run(true)
+	if diff := maxAbsDiff(t, fast, scattered); diff > 1e-10 {
+		t.Errorf("one-graph path differs from the scatter path by %g", diff)
+	}
+}

@@ -161,6 +161,9 @@ func TestGlobalAttentionGradients(t *testing.T) {
 		"performer": func(scope *model.Scope, in []*Node) *Node {
 			return NewPerformerAttention(scope, in[0], in[1], 3, 2).Features(6).Done()
 		},
+		"performer-one-graph": func(scope *model.Scope, in []*Node) *Node {
+			return NewPerformerAttention(scope, in[0], ZerosLike(in[1]), 1, 2).Features(6).Done()
+		},
 		"bigbird": func(scope *model.Scope, in []*Node) *Node {
 			return NewBigBirdAttention(scope, in[0], in[2], in[3], 2, 0.1)
 		},
