@@ -13,8 +13,11 @@ import (
 // one. The graph is built as the Exphormer paper uses it: edges made undirected (stored
 // in both directions) without self loops or duplicates, reduced to its largest connected
 // component with nodes renumbered in their original order. Node features are the sparse
-// attr_* matrix; the split is a random 60/20/20 split of the nodes drawn from seed. An
-// empty name is taken from the file name.
+// attr_* matrix made binary, every positive entry set to 1, as PyTorch Geometric (on
+// which the paper's code runs) reads these files: the Coauthor sets store keyword counts
+// (CS up to 10 and more), the other sets are binary already. The split is a random
+// 60/20/20 split of the nodes drawn from seed. An empty name is taken from the file
+// name.
 func LoadGNNBenchmark(path, name string, seed uint64) (*Dataset, error) {
 	z, err := ReadNPZFile(path)
 	if err != nil {
@@ -48,6 +51,11 @@ func gnnBenchmarkFromNPZ(z *NPZ, name string, seed uint64) (*Dataset, error) {
 	for i, v := range attr.data {
 		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 			return nil, fmt.Errorf("%s: entry attr_data: element %d is %v", z.Name, i, v)
+		}
+		// Binary features, as PyTorch Geometric reads these files (x[x > 0] = 1): the
+		// Coauthor sets store keyword counts, the others are binary already.
+		if v > 0 {
+			attr.data[i] = 1
 		}
 	}
 	labelArr, err := z.Array("labels")

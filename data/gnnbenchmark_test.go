@@ -152,8 +152,9 @@ func TestLoadGNNBenchmarkTiny(t *testing.T) {
 		if !reflect.DeepEqual(g.NodeLabels, []int32{0, 1, 2, 1}) || d.NumClasses != 4 || !d.Transductive {
 			t.Errorf("%s: labels %v, %d classes", path, g.NodeLabels, d.NumClasses)
 		}
+		// The stored values 1, 0.5, 2, 1, 3, 1.5 are made binary, as PyG reads them.
 		want := Features{Kind: Sparse, Rows: 4, Cols: 3, Indptr: []int64{0, 0, 2, 4, 6},
-			Indices: []int32{0, 2, 0, 2, 0, 2}, Values: []float32{1, 0.5, 2, 1, 3, 1.5}}
+			Indices: []int32{0, 2, 0, 2, 0, 2}, Values: []float32{1, 1, 1, 1, 1, 1}}
 		if !reflect.DeepEqual(g.Node, want) {
 			t.Errorf("%s: features %+v, want %+v", path, g.Node, want)
 		}
