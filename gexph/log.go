@@ -28,6 +28,8 @@ type EpochStats struct {
 	LR float64 `json:"lr"`
 	// Seconds is the wall time of the epoch (training and evaluation).
 	Seconds float64 `json:"seconds"`
+	// CPUSeconds is the process's CPU time (user plus system) over the same span.
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
 	// ExamplesPerSec is the training throughput (graphs, or labelled nodes of a
 	// transductive data set, per second of training steps).
 	ExamplesPerSec float64 `json:"examples_per_sec"`

@@ -283,6 +283,10 @@ type SuiteRecord struct {
 	// compilation that the total Seconds also holds. 0 for records written before it
 	// existed; readers then fall back to Seconds/Epochs.
 	EpochSeconds float64 `json:"epoch_seconds,omitempty"`
+	// EpochCPUSeconds is the median CPU time (user plus system, all threads) of the
+	// run's epochs: about EpochSeconds times the cores in use, so a run that shared the
+	// machine with another shows a lower ratio. 0 for records written before it existed.
+	EpochCPUSeconds float64 `json:"epoch_cpu_seconds,omitempty"`
 	// OutOfMemory tells that the run was refused because it would not fit in memory
 	// (ErrOutOfMemory); Note then says why, and the Result is empty.
 	OutOfMemory bool   `json:"out_of_memory,omitempty"`
@@ -293,6 +297,10 @@ type SuiteRecord struct {
 // csvHeader is results.csv's header.
 var csvHeader = []string{"name", "dataset", "variant", "seed", "params", "epochs", "best_epoch",
 	"val_metric", "test_metric", "metric", "seconds", "seconds_per_epoch", "peak_rss_mb"}
+
+// cpuColumn is results.csv's median CPU seconds per epoch (0: not recorded), before
+// the status; Summarize reads files without it as unrecorded.
+const cpuColumn = "cpu_seconds_per_epoch"
 
 // statusColumn is results.csv's last column: "ok", or "out-of-memory" for a run refused
 // by ErrOutOfMemory. Summarize reads files without it as all "ok".
@@ -379,7 +387,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 			return fmt.Errorf("suite run %q: %w", r.Name, err)
 		default:
 			rec = SuiteRecord{Name: r.Name, Variant: r.Variant, Seed: r.Seed, Spec: r.Dataset, PeakRSSMB: layers.PeakRSSMB(),
-				EpochSeconds: medianEpochSeconds(res.History), Result: *res}
+				EpochSeconds: medianEpochSeconds(res.History), EpochCPUSeconds: medianEpochCPUSeconds(res.History), Result: *res}
 		}
 		rec.History = nil
 		if err := writeJSONFile(path, rec); err != nil {
@@ -394,12 +402,22 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 
 // medianEpochSeconds returns the median of the epochs' wall times (0 for none).
 func medianEpochSeconds(h []EpochStats) float64 {
+	return medianOf(h, func(st EpochStats) float64 { return st.Seconds })
+}
+
+// medianEpochCPUSeconds returns the median of the epochs' CPU times (0 for none).
+func medianEpochCPUSeconds(h []EpochStats) float64 {
+	return medianOf(h, func(st EpochStats) float64 { return st.CPUSeconds })
+}
+
+// medianOf returns the median of f over the epochs (0 for none).
+func medianOf(h []EpochStats, f func(EpochStats) float64) float64 {
 	if len(h) == 0 {
 		return 0
 	}
 	secs := make([]float64, len(h))
 	for i, st := range h {
-		secs[i] = st.Seconds
+		secs[i] = f(st)
 	}
 	sort.Float64s(secs)
 	if len(secs)%2 == 1 {
@@ -422,7 +440,7 @@ func writeSuiteCSV(runDir, csvPath string) error {
 		return fmt.Errorf("suite: %w", err)
 	}
 	sort.Strings(paths)
-	rows := [][]string{append(slices.Clone(csvHeader), statusColumn)}
+	rows := [][]string{append(slices.Clone(csvHeader), cpuColumn, statusColumn)}
 	for _, p := range paths {
 		rec, err := readSuiteRecord(p)
 		if err != nil {
@@ -435,7 +453,8 @@ func writeSuiteCSV(runDir, csvPath string) error {
 		f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 		rows = append(rows, []string{rec.Name, rec.Spec, rec.Variant, strconv.FormatUint(rec.Seed, 10),
 			strconv.Itoa(rec.Params), strconv.Itoa(rec.Epochs), strconv.Itoa(rec.BestEpoch),
-			f(rec.ValMetric), f(rec.TestMetric), rec.Metric, f(rec.Seconds), f(perEpoch), f(rec.PeakRSSMB), rec.status()})
+			f(rec.ValMetric), f(rec.TestMetric), rec.Metric, f(rec.Seconds), f(perEpoch), f(rec.PeakRSSMB),
+			f(rec.EpochCPUSeconds), rec.status()})
 	}
 	if err := writeCSVFile(csvPath, rows); err != nil {
 		return fmt.Errorf("suite: %w", err)
@@ -474,6 +493,9 @@ type SummaryRow struct {
 	Params int
 	// SecondsPerEpoch is the mean wall time per epoch.
 	SecondsPerEpoch float64
+	// CPUSecondsPerEpoch is the mean CPU time per epoch of the runs that recorded it
+	// (0 if none did).
+	CPUSecondsPerEpoch float64
 	// PeakRSSMB is the largest peak RSS recorded (see SuiteRecord.PeakRSSMB).
 	PeakRSSMB float64
 	// OutOfMemory counts the runs refused as out of memory (not in Runs or the means).
@@ -503,10 +525,13 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 		row                 SummaryRow
 		test                []float64
 		valSum, params, spe float64
+		cpuSum              float64
+		cpuRuns             int
 	}
 	var order []string
 	groups := map[string]*group{}
 	statusCol, hasStatus := col[statusColumn]
+	cpuCol, hasCPU := col[cpuColumn]
 	for line, rec := range records[1:] {
 		if hasStatus && rec[statusCol] == StatusOutOfMemory {
 			ds, variant := rec[col["dataset"]], rec[col["variant"]]
@@ -551,6 +576,16 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 		g.params += vals[2]
 		g.spe += vals[3]
 		g.row.PeakRSSMB = math.Max(g.row.PeakRSSMB, vals[4])
+		if hasCPU {
+			cpu, err := strconv.ParseFloat(rec[cpuCol], 64)
+			if err != nil || !(cpu >= 0) || math.IsInf(cpu, 0) {
+				return nil, fmt.Errorf("summarize: %s line %d: %s = %q, want a number ≥ 0", csvPath, line+2, cpuColumn, rec[cpuCol])
+			}
+			if cpu > 0 {
+				g.cpuSum += cpu
+				g.cpuRuns++
+			}
+		}
 	}
 	out := make([]SummaryRow, 0, len(order))
 	for _, key := range order {
@@ -566,6 +601,9 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 		r.ValMean = g.valSum / n
 		r.Params = int(math.Round(g.params / n))
 		r.SecondsPerEpoch = g.spe / n
+		if g.cpuRuns > 0 {
+			r.CPUSecondsPerEpoch = g.cpuSum / float64(g.cpuRuns)
+		}
 		out = append(out, r)
 	}
 	return out, nil
@@ -685,8 +723,8 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 	writeMetaLines(bw, meta)
 	fmt.Fprintln(bw, "Metrics are test metrics at the best validation epoch, mean ± std over seeds (accuracies in percent).")
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw, "| Data set | Variant | Metric | Seeds | Ours | Paper | Params | s/epoch | Peak RSS (MiB) |")
-	fmt.Fprintln(bw, "|---|---|---|---:|---:|---:|---:|---:|---:|")
+	fmt.Fprintln(bw, "| Data set | Variant | Metric | Seeds | Ours | Paper | Params | s/epoch | CPU s/epoch | Peak RSS (MiB) |")
+	fmt.Fprintln(bw, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	paper := PaperFigures()
 	for _, r := range rows {
 		scale := metricScale(r.Metric)
@@ -702,12 +740,16 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 			}
 		}
 		if r.Runs == 0 {
-			fmt.Fprintf(bw, "| %s | %s | %s | %d | OOM | %s | — | — | — |\n", r.Dataset, r.Variant, r.Metric, r.OutOfMemory, p)
+			fmt.Fprintf(bw, "| %s | %s | %s | %d | OOM | %s | — | — | — | — |\n", r.Dataset, r.Variant, r.Metric, r.OutOfMemory, p)
 			continue
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %d | %.*f ± %.*f | %s | %d | %.3g | %.0f |\n",
+		cpu := "—"
+		if r.CPUSecondsPerEpoch > 0 {
+			cpu = fmt.Sprintf("%.3g", r.CPUSecondsPerEpoch)
+		}
+		fmt.Fprintf(bw, "| %s | %s | %s | %d | %.*f ± %.*f | %s | %d | %.3g | %s | %.0f |\n",
 			r.Dataset, r.Variant, r.Metric, r.Runs, digits, r.TestMean*scale, digits, r.TestStd*scale, p,
-			r.Params, r.SecondsPerEpoch, r.PeakRSSMB)
+			r.Params, r.SecondsPerEpoch, cpu, r.PeakRSSMB)
 	}
 	if len(meta.Notes) > 0 {
 		fmt.Fprintln(bw)
@@ -716,7 +758,7 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 		}
 	}
 	fmt.Fprintln(bw)
-	fmt.Fprintln(bw, "Peak RSS is the run's peak resident memory (VmHWM, reset before each run where the kernel allows). The gexph command runs with GOGC=400 under a soft limit of half the machine's memory (layers.TuneGC), so these peaks include the collector's slack and overstate what a model needs; the scaling section measures memory with Go's default collector. s/epoch is the median epoch (training step, then validation and test inference). OOM: refused because full attention's [heads, n, n] tensors alone would need more than three quarters of the machine's memory (see gexph.DenseAttentionBytes); the Seeds column then counts the refused runs.")
+	fmt.Fprintln(bw, "Peak RSS is the run's peak resident memory (VmHWM, reset before each run where the kernel allows). The gexph command runs with GOGC=400 under a soft limit of half the machine's memory (layers.TuneGC), so these peaks include the collector's slack and overstate what a model needs; the scaling section measures memory with Go's default collector. s/epoch is the median epoch (training step, then validation and test inference), averaged over seeds; CPU s/epoch is the process's CPU time (user plus system, all threads) over the same epoch: a run alone on this 2-core machine keeps both cores busy for much of the epoch, while a run that shared the machine with another shows CPU s/epoch close to, or below, its s/epoch, and a longer s/epoch (— : recorded before CPU time was). OOM: refused because full attention's [heads, n, n] tensors alone would need more than three quarters of the machine's memory (see gexph.DenseAttentionBytes); the Seeds column then counts the refused runs.")
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("results markdown: %w", err)
 	}

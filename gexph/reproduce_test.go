@@ -8,6 +8,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -57,12 +58,17 @@ func TestRunSuiteWritesAndResumes(t *testing.T) {
 		if rec.PeakRSSMB <= 0 && runtimeHasProc() {
 			t.Errorf("%s: peak RSS %v", r.Name, rec.PeakRSSMB)
 		}
+		// CPU time: positive where measurable, and no more than all cores for the epoch
+		// (with slack for the timers' granularity).
+		if runtimeHasProc() && !(rec.EpochCPUSeconds > 0 && rec.EpochCPUSeconds < float64(runtime.NumCPU())*rec.EpochSeconds+0.05) {
+			t.Errorf("%s: CPU %v s per epoch of %v s on %d CPUs", r.Name, rec.EpochCPUSeconds, rec.EpochSeconds, runtime.NumCPU())
+		}
 		st, _ := os.Stat(path)
 		mtimes[path] = st.ModTime()
 	}
 	// The MPNN-only model has fewer parameters than the one with attention.
 	recs := readCSV(t, filepath.Join(dir, "results.csv"))
-	if len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",")+","+statusColumn || recs[1][len(csvHeader)] != StatusOK {
+	if len(recs) != 3 || strings.Join(recs[0], ",") != strings.Join(csvHeader, ",")+","+cpuColumn+","+statusColumn || recs[1][len(csvHeader)+1] != StatusOK {
 		t.Fatalf("results.csv = %v, want the header and 2 rows", recs)
 	}
 	byName := map[string][]string{}
@@ -277,6 +283,45 @@ func TestSummarizeAgainstHandValues(t *testing.T) {
 		if !strings.Contains(md, s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md)
 		}
+	}
+}
+
+// TestSummarizeCPUColumn: CPU seconds per epoch average over the runs that recorded
+// them (0 = not recorded); a file without the column has none.
+func TestSummarizeCPUColumn(t *testing.T) {
+	text := `name,dataset,variant,seed,params,epochs,best_epoch,val_metric,test_metric,metric,seconds,seconds_per_epoch,peak_rss_mb,cpu_seconds_per_epoch,status
+a_s1,cs,exphormer,1,100,10,5,0.85,0.9,accuracy,10,1,50,3,ok
+a_s2,cs,exphormer,2,100,10,5,0.85,0.9,accuracy,10,1,50,0,ok
+a_s3,cs,exphormer,3,100,10,5,0.85,0.9,accuracy,10,1,50,5,ok
+b_s1,cs,mpnn,1,100,10,5,0.85,0.9,accuracy,10,1,50,0,ok
+`
+	dir := t.TempDir()
+	path := filepath.Join(dir, "results.csv")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := Summarize(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 2 || rows[0].CPUSecondsPerEpoch != 4 || rows[1].CPUSecondsPerEpoch != 0 {
+		t.Errorf("rows %+v: want CPU s/epoch 4 (mean of 3 and 5) and 0", rows)
+	}
+	var buf bytes.Buffer
+	if err := WriteResultsMarkdown(&buf, rows, ResultsMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"| 100 | 1 | 4 | 50 |", "| 100 | 1 | — | 50 |"} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, buf.String())
+		}
+	}
+	bad := strings.Replace(text, "50,5,ok", "50,-1,ok", 1)
+	if err := os.WriteFile(path, []byte(bad), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Summarize(path); err == nil || !strings.Contains(err.Error(), cpuColumn) {
+		t.Errorf("negative CPU time: error %v, want one naming %s", err, cpuColumn)
 	}
 }
 

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
@@ -541,7 +542,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		if err := ctx.Err(); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
-		epochStart := time.Now()
+		epochStart, epochCPU := time.Now(), layers.ProcessCPUSeconds()
 		lr := LearningRate(cfg, epoch-1)
 		if err := m.setLearningRate(lr); err != nil {
 			return nil, err
@@ -577,6 +578,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			}
 		}
 		st.Seconds = time.Since(epochStart).Seconds()
+		st.CPUSeconds = layers.ProcessCPUSeconds() - epochCPU
 		info.Epoch = epoch
 		info.History = append(info.History, st)
 		ran++

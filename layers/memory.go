@@ -63,6 +63,11 @@ func MemTotalMB() float64 { return procKB("/proc/meminfo", "MemTotal:") / 1024 }
 // memTotalBytes returns MemTotal from /proc/meminfo, or 0 when unknown.
 func memTotalBytes() int { return int(procKB("/proc/meminfo", "MemTotal:") * 1024) }
 
+// ProcessCPUSeconds returns the user plus system CPU time this process has used so
+// far, in seconds (0 where unavailable). Set against wall time it tells how many cores a
+// computation kept busy, which shows when another process shared the machine.
+func ProcessCPUSeconds() float64 { return processCPUTime().Seconds() }
+
 // PeakRSSMB returns the process's peak resident set size (VmHWM of /proc/self/status)
 // in MiB, or 0 where that is unavailable.
 func PeakRSSMB() float64 { return procKB("/proc/self/status", "VmHWM:") / 1024 }
