@@ -182,7 +182,7 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 	if missing := missingRuns(meta, dir); len(missing) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "**Not yet run:** %d runs of the protocol (%s). `%s` resumes the suite; finished runs are skipped.\n",
-			len(missing), summarizeNames(missing, 12), meta.Command)
+			len(missing), summarizeNames(missing, 12), resumeCommand(meta))
 	}
 	return nil
 }
@@ -190,11 +190,7 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 // missingRuns lists the runs of the suite's full protocol (the seeds of its command,
 // 5 by default) that have no record in dir/runs.
 func missingRuns(meta ResultsMeta, dir string) []string {
-	seeds := meta.Seeds
-	if seeds == 0 {
-		seeds = 5
-	}
-	runs, err := Suite(meta.Suite, seeds)
+	runs, err := Suite(meta.Suite, suiteSeeds(meta))
 	if err != nil {
 		return nil
 	}
@@ -421,6 +417,23 @@ func humanCount(x float64) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s
+}
+
+// resumeCommand returns the command that continues a suite: the recorded one, or for
+// a suite whose first command has not finished, its plain form.
+func resumeCommand(meta ResultsMeta) string {
+	if meta.Command != "" {
+		return meta.Command
+	}
+	return "gexph reproduce -suite " + meta.Suite
+}
+
+// suiteSeeds returns the seeds a suite's command asked for (5, the default, if unknown).
+func suiteSeeds(meta ResultsMeta) int {
+	if meta.Seeds > 0 {
+		return meta.Seeds
+	}
+	return 5
 }
 
 // writeMetaLines writes the command, backend, machine and date of a suite.

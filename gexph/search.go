@@ -241,9 +241,9 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 	bw := bufio.NewWriter(w)
 	writeMetaLines(bw, meta)
 	fmt.Fprintf(bw, "The %s preset, with learning rate and epochs searched on seed %d: the setting is selected on the validation metric alone; the test metric is shown for the record and plays no part. The selected setting then runs on seeds 1–%d (the transductive suite's seeds, hence its splits); its seed-%d run is the grid run itself.\n\n",
-		grid.Dataset, grid.Seed, max(meta.Seeds, 1), grid.Seed)
-	fmt.Fprintln(bw, "| Learning rate | Epochs | Validation | Test | Best epoch | s/epoch | |")
-	fmt.Fprintln(bw, "|---:|---:|---:|---:|---:|---:|---|")
+		grid.Dataset, grid.Seed, suiteSeeds(meta), grid.Seed)
+	fmt.Fprintln(bw, "| Learning rate | Epochs | Validation | Test | Best epoch | s/epoch | CPU s/epoch | |")
+	fmt.Fprintln(bw, "|---:|---:|---:|---:|---:|---:|---:|---|")
 	choice, chooseErr := ChooseSearch(dir, gridRuns)
 	var missing []string
 	for _, r := range gridRuns {
@@ -259,8 +259,12 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 		if chooseErr == nil && r.Name == choice.Run.Name {
 			mark = "**selected**"
 		}
-		fmt.Fprintf(bw, "| %g | %d | %.2f | %.2f | %d | %.3g | %s |\n", rec.Config.LearningRate, rec.Config.Epochs,
-			rec.ValMetric*scale, rec.TestMetric*scale, rec.BestEpoch, rec.EpochSeconds, mark)
+		cpu := "—"
+		if rec.EpochCPUSeconds > 0 {
+			cpu = fmt.Sprintf("%.3g", rec.EpochCPUSeconds)
+		}
+		fmt.Fprintf(bw, "| %g | %d | %.2f | %.2f | %d | %.3g | %s | %s |\n", rec.Config.LearningRate, rec.Config.Epochs,
+			rec.ValMetric*scale, rec.TestMetric*scale, rec.BestEpoch, rec.EpochSeconds, cpu, mark)
 	}
 	fmt.Fprintln(bw)
 	if chooseErr == nil {
@@ -286,7 +290,7 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 			}
 			fmt.Fprintf(bw, "- %s.\n", line)
 		}
-		for _, r := range choice.TunedRuns(max(meta.Seeds, 1)) {
+		for _, r := range choice.TunedRuns(suiteSeeds(meta)) {
 			if _, err := os.Stat(filepath.Join(dir, "runs", r.Name+".json")); err != nil {
 				missing = append(missing, r.Name)
 			}
@@ -294,7 +298,7 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(bw, "\n**Not yet run:** %d runs (%s). `%s` resumes the search; finished runs are skipped.\n",
-			len(missing), summarizeNames(missing, 12), meta.Command)
+			len(missing), summarizeNames(missing, 12), resumeCommand(meta))
 	}
 	return bw.Flush()
 }
