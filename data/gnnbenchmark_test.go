@@ -33,6 +33,15 @@ func TestLoadGNNBenchmarkPaperCounts(t *testing.T) {
 			if g.Node.Cols != tc.feat || d.NumClasses != tc.clss {
 				t.Errorf("got %d features, %d classes; want %d, %d", g.Node.Cols, d.NumClasses, tc.feat, tc.clss)
 			}
+			// Binary features, as PyG reads them (CS stores keyword counts).
+			for i, v := range g.Node.Values {
+				if v != 1 {
+					t.Fatalf("feature value %d is %v, want 1", i, v)
+				}
+			}
+			if len(g.Node.Values) == 0 {
+				t.Error("no feature values")
+			}
 			checkSimpleUndirected(t, g)
 			_, sizes, err := ConnectedComponents(g.NumNodes, g.Src, g.Dst)
 			if err != nil || len(sizes) != 1 {
