@@ -194,9 +194,14 @@ func missingRuns(meta ResultsMeta, dir string) []string {
 	if err != nil {
 		return nil
 	}
+	return unrecorded(dir, runs)
+}
+
+// unrecorded returns the names of the runs without a record in dir/runs.
+func unrecorded(dir string, runs []SuiteRun) []string {
 	var missing []string
 	for _, r := range runs {
-		if _, err := os.Stat(filepath.Join(dir, "runs", r.Name+".json")); err != nil {
+		if _, err := os.Stat(recordPath(dir, r.Name)); err != nil {
 			missing = append(missing, r.Name)
 		}
 	}
@@ -247,12 +252,8 @@ func TransductiveTargets(rows []SummaryRow) []string {
 			lines = append(lines, fmt.Sprintf("%s: Exphormer ≥ %.1f — not run yet", ds, target))
 			continue
 		}
-		verdict := "met"
-		if pct(r) < target {
-			verdict = fmt.Sprintf("missed by %.2f points", target-pct(r))
-		}
-		lines = append(lines, fmt.Sprintf("%s: Exphormer %.2f ± %.2f over %s, target ≥ %.1f — %s",
-			ds, pct(r), r.TestStd*metricScale(r.Metric), seedCount(r.Runs), target, verdict))
+		lines = append(lines, fmt.Sprintf("%s: Exphormer %.2f ± %.2f over %s, %s",
+			ds, pct(r), r.TestStd*metricScale(r.Metric), seedCount(r.Runs), targetVerdict(pct(r), target)))
 	}
 	for _, ds := range datasetsOf(rows) {
 		ex, ok := find(ds, VariantExphormer)
@@ -273,6 +274,15 @@ func TransductiveTargets(rows []SummaryRow) []string {
 		}
 	}
 	return lines
+}
+
+// targetVerdict writes "target ≥ T — met" or "… — missed by D points" for a mean
+// accuracy pct (percent).
+func targetVerdict(pct, target float64) string {
+	if pct < target {
+		return fmt.Sprintf("target ≥ %.1f — missed by %.2f points", target, target-pct)
+	}
+	return fmt.Sprintf("target ≥ %.1f — met", target)
 }
 
 // seedCount writes "1 seed" or "n seeds".

@@ -233,12 +233,7 @@ func filterByName[T any](items []T, pattern string, name func(T) string) ([]T, e
 	if err != nil {
 		return nil, fmt.Errorf("run filter %q: %w", pattern, err)
 	}
-	var out []T
-	for _, it := range items {
-		if re.MatchString(name(it)) {
-			out = append(out, it)
-		}
-	}
+	out := selectByName(items, re, name)
 	if len(out) == 0 {
 		example := ""
 		if len(items) > 0 {
@@ -247,6 +242,20 @@ func filterByName[T any](items []T, pattern string, name func(T) string) ([]T, e
 		return nil, fmt.Errorf("run filter %q: matches none of the suite's %d runs%s", pattern, len(items), example)
 	}
 	return out, nil
+}
+
+// selectByName keeps the items whose names re matches (all of them for a nil re).
+func selectByName[T any](items []T, re *regexp.Regexp, name func(T) string) []T {
+	if re == nil {
+		return items
+	}
+	var out []T
+	for _, it := range items {
+		if re.MatchString(name(it)) {
+			out = append(out, it)
+		}
+	}
+	return out
 }
 
 // SuiteOptions sets where and how RunSuite executes.
@@ -354,7 +363,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("suite: %w", err)
 		}
-		path := filepath.Join(runDir, r.Name+".json")
+		path := recordPath(opts.OutDir, r.Name)
 		if _, err := os.Stat(path); err == nil {
 			logf(opts.Log, "[%d/%d] %s: done (%s)\n", i+1, len(runs), r.Name, path)
 			continue
@@ -399,6 +408,9 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 	}
 	return writeSuiteCSV(runDir, csvPath)
 }
+
+// recordPath is the path of run name's record in a suite directory.
+func recordPath(dir, name string) string { return filepath.Join(dir, "runs", name+".json") }
 
 // medianEpochSeconds returns the median of the epochs' wall times (0 for none).
 func medianEpochSeconds(h []EpochStats) float64 {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 )
@@ -93,43 +92,60 @@ func SearchSuite() []SuiteRun {
 	return runs
 }
 
-// SearchChoice is the grid point a search selected: the highest validation metric
-// (lower for MAE), ties going to the earlier point of the grid.
+// SearchChoice is the grid point a search selected: the best validation metric
+// (higher, or lower for errors such as MAE), ties going to the earlier point of the grid.
 type SearchChoice struct {
 	// Run is the selected grid run and Record its record.
 	Run    SuiteRun
 	Record SuiteRecord
-	// Records holds every grid run's record, in grid order.
-	Records []SuiteRecord
+}
+
+// readGridRecords reads the records of the grid runs in dir/runs: recs[i] is run i's,
+// nil if it has none yet (its name is then in missing).
+func readGridRecords(dir string, grid []SuiteRun) (recs []*SuiteRecord, missing []string, err error) {
+	recs = make([]*SuiteRecord, len(grid))
+	for i, r := range grid {
+		rec, err := readSuiteRecord(recordPath(dir, r.Name))
+		if errors.Is(err, os.ErrNotExist) {
+			missing = append(missing, r.Name)
+			continue
+		} else if err != nil {
+			return nil, nil, fmt.Errorf("search: grid run %q: %w", r.Name, err)
+		}
+		recs[i] = &rec
+	}
+	return recs, missing, nil
+}
+
+// chooseRecord selects among the grid's records (all present) on the validation metric.
+func chooseRecord(grid []SuiteRun, recs []*SuiteRecord) (SearchChoice, error) {
+	best := -1
+	for i, rec := range recs {
+		if rec.OutOfMemory {
+			return SearchChoice{}, fmt.Errorf("search: grid run %q ran out of memory", grid[i].Name)
+		}
+		if best < 0 || better(rec.Metric, rec.ValMetric, recs[best].ValMetric) {
+			best = i
+		}
+	}
+	return SearchChoice{Run: grid[best], Record: *recs[best]}, nil
 }
 
 // ChooseSearch reads the grid runs' records from dir/runs and selects one on the
-// validation metric. Every grid run must have finished.
+// validation metric. Every grid run must have finished: the error for one that has not
+// wraps os.ErrNotExist.
 func ChooseSearch(dir string, grid []SuiteRun) (SearchChoice, error) {
 	if len(grid) == 0 {
 		return SearchChoice{}, errors.New("search: empty grid")
 	}
-	var c SearchChoice
-	best := -1
-	for i, r := range grid {
-		rec, err := readSuiteRecord(filepath.Join(dir, "runs", r.Name+".json"))
-		if err != nil {
-			return SearchChoice{}, fmt.Errorf("search: grid run %q: %w", r.Name, err)
-		}
-		if rec.OutOfMemory {
-			return SearchChoice{}, fmt.Errorf("search: grid run %q ran out of memory", r.Name)
-		}
-		c.Records = append(c.Records, rec)
-		better := best < 0 || rec.ValMetric > c.Records[best].ValMetric
-		if rec.Metric == MetricMAE {
-			better = best < 0 || rec.ValMetric < c.Records[best].ValMetric
-		}
-		if better {
-			best = i
-		}
+	recs, missing, err := readGridRecords(dir, grid)
+	if err != nil {
+		return SearchChoice{}, err
 	}
-	c.Run, c.Record = grid[best], c.Records[best]
-	return c, nil
+	if len(missing) > 0 {
+		return SearchChoice{}, fmt.Errorf("search: grid run %q: %w", missing[0], os.ErrNotExist)
+	}
+	return chooseRecord(grid, recs)
 }
 
 // TunedRuns returns the selected setting on seeds 1..seeds as VariantTuned runs named
@@ -163,16 +179,7 @@ func RunSearchSuite(ctx context.Context, grid SearchGrid, seeds int, pattern str
 		}
 	}
 	keep := func(runs []SuiteRun) []SuiteRun {
-		if re == nil {
-			return runs
-		}
-		var out []SuiteRun
-		for _, r := range runs {
-			if re.MatchString(r.Name) {
-				out = append(out, r)
-			}
-		}
-		return out
+		return selectByName(runs, re, func(r SuiteRun) string { return r.Name })
 	}
 	gridRuns, err := grid.Runs()
 	if err != nil {
@@ -220,7 +227,7 @@ func RunSearchSuite(ctx context.Context, grid SearchGrid, seeds int, pattern str
 // copyTunedRecord records the tuned run r as the selected grid run (unless r already
 // has a record).
 func copyTunedRecord(dir string, r SuiteRun, c SearchChoice) error {
-	path := filepath.Join(dir, "runs", r.Name+".json")
+	path := recordPath(dir, r.Name)
 	if _, err := os.Stat(path); err == nil {
 		return nil
 	}
@@ -245,30 +252,34 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 		grid.Dataset, grid.Seed, suiteSeeds(meta), grid.Seed)
 	fmt.Fprintln(bw, "| Learning rate | Epochs | Validation | Test | Best epoch | s/epoch | CPU s/epoch | |")
 	fmt.Fprintln(bw, "|---:|---:|---:|---:|---:|---:|---:|---|")
-	choice, chooseErr := ChooseSearch(dir, gridRuns)
-	var missing []string
-	for _, r := range gridRuns {
-		rec, err := readSuiteRecord(filepath.Join(dir, "runs", r.Name+".json"))
-		if errors.Is(err, os.ErrNotExist) {
-			missing = append(missing, r.Name)
+	recs, missing, err := readGridRecords(dir, gridRuns)
+	if err != nil {
+		return err
+	}
+	// No selection while the grid is unfinished, or when a grid run ran out of memory.
+	var choice SearchChoice
+	chosen := false
+	if len(missing) == 0 {
+		choice, err = chooseRecord(gridRuns, recs)
+		chosen = err == nil
+	}
+	for i, rec := range recs {
+		if rec == nil {
 			continue
-		} else if err != nil {
-			return err
 		}
-		scale := metricScale(rec.Metric)
-		mark := ""
-		if chooseErr == nil && r.Name == choice.Run.Name {
+		mark, cpu := "", "—"
+		if chosen && gridRuns[i].Name == choice.Run.Name {
 			mark = "**selected**"
 		}
-		cpu := "—"
 		if rec.EpochCPUSeconds > 0 {
 			cpu = fmt.Sprintf("%.3g", rec.EpochCPUSeconds)
 		}
+		scale := metricScale(rec.Metric)
 		fmt.Fprintf(bw, "| %g | %d | %.2f | %.2f | %d | %.3g | %s | %s |\n", rec.Config.LearningRate, rec.Config.Epochs,
 			rec.ValMetric*scale, rec.TestMetric*scale, rec.BestEpoch, rec.EpochSeconds, cpu, mark)
 	}
 	fmt.Fprintln(bw)
-	if chooseErr == nil {
+	if chosen {
 		rows, err := Summarize(csvPath)
 		if err != nil {
 			return err
@@ -283,19 +294,11 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 				line += fmt.Sprintf("; paper %g ± %g", fig.Mean, fig.Std)
 			}
 			if target, ok := transductiveTargets[grid.Dataset]; ok {
-				verdict := "met"
-				if r.TestMean*scale < target {
-					verdict = fmt.Sprintf("missed by %.2f points", target-r.TestMean*scale)
-				}
-				line += fmt.Sprintf("; target ≥ %.1f — %s", target, verdict)
+				line += "; " + targetVerdict(r.TestMean*scale, target)
 			}
 			fmt.Fprintf(bw, "- %s.\n", line)
 		}
-		for _, r := range choice.TunedRuns(suiteSeeds(meta)) {
-			if _, err := os.Stat(filepath.Join(dir, "runs", r.Name+".json")); err != nil {
-				missing = append(missing, r.Name)
-			}
-		}
+		missing = append(missing, unrecorded(dir, choice.TunedRuns(suiteSeeds(meta)))...)
 	}
 	if len(missing) > 0 {
 		fmt.Fprintf(bw, "\n**Not yet run:** %d runs (%s). `%s` resumes the search; finished runs are skipped.\n",

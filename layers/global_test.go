@@ -263,23 +263,57 @@ func TestPerformerApproximatesSoftmaxAttention(t *testing.T) {
 	}
 }
 
-// TestPerformerOneGraphMatchesScatter: the single-graph path (two matrix products)
-// computes what the per-graph scatter of outer products does.
-func TestPerformerOneGraphMatchesScatter(t *testing.T) {
-	const n, d, heads = 12, 8, 2
+// TestPerformerSumsAgainstLoops: both ways of summing linear attention — two matrix
+// products for one graph, per-graph scatters of outer products — give, for every node
+// i, num_i = Σ_j (φq_i·φk_j) v_j and den_i = Σ_j φq_i·φk_j over the nodes j of i's graph,
+// computed here by loops.
+func TestPerformerSumsAgainstLoops(t *testing.T) {
+	const n, h, m, dh = 7, 2, 3, 4
 	rng := rand.New(rand.NewPCG(57, 1))
-	xT := tensor64(rng, 0.5, n, d)
-	graphID := make([]int32, n)
-	store := newStore(t, 58)
-	run := func(scatter bool) []float64 {
-		return flat64(t, runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
-			b := NewPerformerAttention(scope.In("attn"), in[0], in[1], 1, heads).Features(8).Seed(3)
-			b.scatterAlways = scatter
-			return []*Node{b.Done()}
-		}, xT, graphID)[0])
+	qT, kT, vT := tensor64(rng, 1, n, h, m), tensor64(rng, 1, n, h, m), tensor64(rng, 1, n, h, dh)
+	q, k, v := flat64(t, qT), flat64(t, kT), flat64(t, vT)
+	reference := func(graphID []int32) (num, den []float64) {
+		num, den = make([]float64, n*h*dh), make([]float64, n*h)
+		for i := range n {
+			for j := range n {
+				if graphID[i] != graphID[j] {
+					continue
+				}
+				for hh := range h {
+					dot := 0.0
+					for c := range m {
+						dot += q[(i*h+hh)*m+c] * k[(j*h+hh)*m+c]
+					}
+					den[i*h+hh] += dot
+					for c := range dh {
+						num[(i*h+hh)*dh+c] += dot * v[(j*h+hh)*dh+c]
+					}
+				}
+			}
+		}
+		return num, den
 	}
-	fast, scattered := run(false), run(true)
-	if diff := maxAbsDiff(t, fast, scattered); diff > 1e-10 {
-		t.Errorf("one-graph path differs from the scatter path by %g", diff)
+	for _, c := range []struct {
+		name    string
+		graphID []int32
+		graphs  int
+	}{
+		{"one graph, matrix products", make([]int32, n), 0},
+		{"one graph, per-graph scatter", make([]int32, n), 1},
+		{"three graphs, per-graph scatter", []int32{0, 0, 1, 1, 1, 2, 2}, 3},
+	} {
+		out := runGraph(t, newStore(t, 1), false, func(_ *model.Scope, in []*Node) []*Node {
+			var num, den *Node
+			if c.graphs == 0 {
+				num, den = linearAttentionSums(in[0], in[1], in[2])
+			} else {
+				num, den = linearAttentionSumsPerGraph(in[0], in[1], in[2], in[3], c.graphs)
+			}
+			return []*Node{num, den}
+		}, qT, kT, vT, c.graphID)
+		wantNum, wantDen := reference(c.graphID)
+		if d := max(maxAbsDiff(t, flat64(t, out[0]), wantNum), maxAbsDiff(t, flat64(t, out[1]), wantDen)); d > 1e-12 {
+			t.Errorf("%s: differs from the loops by %g", c.name, d)
+		}
 	}
 }

@@ -20,8 +20,6 @@ type PerformerAttentionBuilder struct {
 	numHeads    int
 	numFeatures int
 	seed        uint64
-	// scatterAlways takes the several-graphs path for one graph too (tests).
-	scatterAlways bool
 }
 
 // NewPerformerAttention approximates softmax attention among the nodes of each graph
@@ -100,25 +98,31 @@ func (b *PerformerAttentionBuilder) Done() *Node {
 	kMax := InsertAxes(rows(graphMax, graphID), -1) // [N, H, 1]
 	kPhi := MulScalar(AddScalar(Exp(Sub(Sub(kProj, kDiag), kMax)), 1e-4), ratio)
 
-	num, den := performerSums(qPhi, kPhi, v, graphID, b.numGraphs, b.scatterAlways)
+	var num, den *Node
+	if b.numGraphs == 1 { // A transductive graph: no [N, H, m, dh] outer products.
+		num, den = linearAttentionSums(qPhi, kPhi, v)
+	} else {
+		num, den = linearAttentionSumsPerGraph(qPhi, kPhi, v, graphID, b.numGraphs)
+	}
 	out := Reshape(Div(num, InsertAxes(den, -1)), n, d)
 	return dense(b.scope, "output", out, true, d)
 }
 
-// performerSums returns the numerator φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ [N, H, dh] and the
-// normaliser φ(q_i)ᵀ Σ_j φ(k_j) [N, H] of linear attention, the sums over the nodes j of
-// i's graph. One graph (a transductive batch) contracts the nodes in two matrix
-// products, O(N·H·m·dh) time and O(H·m·dh) extra memory; several graphs form the
-// per-node outer products φ(k_j) v_jᵀ [N, H, m, dh] and sum them per graph (scatter is
-// set to take that path for one graph too).
-func performerSums(qPhi, kPhi, v, graphID *Node, numGraphs int, scatter bool) (num, den *Node) {
-	if numGraphs == 1 && !scatter {
-		context := Einsum("nhm,nhd->hmd", kPhi, v) // [H, m, dh]
-		kSum := ReduceSum(kPhi, 0)                 // [H, m]
-		num = Einsum("nhm,hmd->nhd", qPhi, context)
-		den = ReduceSum(Mul(qPhi, InsertAxes(kSum, 0)), -1)
-		return num, den
-	}
+// linearAttentionSums returns, for one graph, the numerator φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ
+// [N, H, dh] and the normaliser φ(q_i)ᵀ Σ_j φ(k_j) [N, H] of linear attention, the sums
+// over all nodes j: two matrix products, O(N·H·m·dh) time and O(H·m·dh) extra memory.
+func linearAttentionSums(qPhi, kPhi, v *Node) (num, den *Node) {
+	context := Einsum("nhm,nhd->hmd", kPhi, v) // [H, m, dh]
+	kSum := ReduceSum(kPhi, 0)                 // [H, m]
+	num = Einsum("nhm,hmd->nhd", qPhi, context)
+	den = ReduceSum(Mul(qPhi, InsertAxes(kSum, 0)), -1)
+	return num, den
+}
+
+// linearAttentionSumsPerGraph is linearAttentionSums with the sums over the nodes j of
+// i's graph (graphID [N] in [0, numGraphs)): it forms the per-node outer products
+// φ(k_j) v_jᵀ [N, H, m, dh] and sums them per graph.
+func linearAttentionSumsPerGraph(qPhi, kPhi, v, graphID *Node, numGraphs int) (num, den *Node) {
 	outer := Mul(InsertAxes(kPhi, -1), InsertAxes(v, 2)) // [N, H, m, dh]
 	context := scatterRows(outer, graphID, numGraphs)    // [G, H, m, dh]
 	kSum := scatterRows(kPhi, graphID, numGraphs)        // [G, H, m]

@@ -60,6 +60,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var count int
+	suiteOpts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
 	if *suite == gexph.SuiteScaling {
 		s, err := parseScalingSettings(*settings)
 		if err != nil {
@@ -88,8 +89,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 		count = len(points)
 	} else if *suite == gexph.SuiteSearch {
-		opts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
-		n, err := gexph.RunSearchSuite(ctx, gexph.DefaultSearchGrid(), *seeds, *only, opts)
+		n, err := gexph.RunSearchSuite(ctx, gexph.DefaultSearchGrid(), *seeds, *only, suiteOpts)
 		if err != nil {
 			return err
 		}
@@ -102,8 +102,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		if runs, err = gexph.FilterRuns(runs, *only); err != nil {
 			return fmt.Errorf("-runs: %w", err)
 		}
-		opts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
-		if err := gexph.RunSuite(ctx, runs, opts); err != nil {
+		if err := gexph.RunSuite(ctx, runs, suiteOpts); err != nil {
 			return err
 		}
 		count = len(runs)
