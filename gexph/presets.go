@@ -25,8 +25,8 @@ func baseConfig() Config {
 // presetTable returns the presets by name. The architecture and optimisation columns
 // come from the paper's tables 7 (CIFAR10, MNIST, MalNet-Tiny, PATTERN, CLUSTER), 8
 // (LRGB) and 9 (transductive graphs); attention dropout, weight decay, warm-up, head
-// depth and the PE sizes (10 eigenvectors; LapPE embedding 16) follow the GraphGPS
-// configurations the paper builds on. Degree "-" in the tables means no expander, zero
+// depth and the PE sizes (10 eigenvectors, 8 for the superpixel sets; LapPE embedding
+// 16) follow the GraphGPS configurations the paper builds on. Degree "-" in the tables means no expander, zero
 // virtual nodes means no global edges.
 func presetTable() map[string]Config {
 	p := map[string]Config{}
@@ -58,7 +58,7 @@ func presetTable() map[string]Config {
 	image := func(c *Config) {
 		c.Layers, c.HiddenDim, c.Heads = 5, 40, 4
 		c.Dropout, c.AttnDropout = 0.1, 0.1
-		c.PE, c.PESize = PEESLap, 10
+		c.PE, c.PESize = PEESLap, 8
 		c.BatchSize, c.LearningRate, c.Epochs = 16, 1e-3, 150
 		c.ExpanderDegree, c.VirtualNodes = 10, 1
 		c.HeadLayers = 2
