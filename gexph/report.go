@@ -184,6 +184,22 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 		fmt.Fprintf(w, "**Not yet run:** %d runs of the protocol (%s). `%s` resumes the suite; finished runs are skipped.\n",
 			len(missing), summarizeNames(missing, 12), resumeCommand(meta))
 	}
+	return writeStaleLine(w, meta, dir)
+}
+
+// writeStaleLine warns about the suite's records that were made with another
+// configuration than their runs have now: their rows above describe the old one.
+func writeStaleLine(w io.Writer, meta ResultsMeta, dir string) error {
+	runs, err := Suite(meta.Suite, suiteSeeds(meta))
+	if err != nil {
+		return nil // not a named suite (a user's own runs): nothing to compare with
+	}
+	stale, err := staleRecords(dir, runs)
+	if err != nil || len(stale) == 0 {
+		return err
+	}
+	fmt.Fprintf(w, "\n**Made with another configuration:** %d records no longer match their run's configuration, and their rows above describe the old one: %s. Delete each record (runs/NAME.json) and checkpoint directory (ckpt/NAME), then `%s` runs them again.\n",
+		len(stale), summarizeNames(stale, 12), resumeCommand(meta))
 	return nil
 }
 

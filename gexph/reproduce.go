@@ -354,6 +354,9 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 	if err := validateRuns(runs); err != nil {
 		return err
 	}
+	if err := checkRecords(opts.OutDir, runs); err != nil {
+		return err
+	}
 	runDir := filepath.Join(opts.OutDir, "runs")
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return fmt.Errorf("suite: %w", err)
@@ -407,6 +410,45 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 		}
 	}
 	return writeSuiteCSV(runDir, csvPath)
+}
+
+// checkRecords returns an error naming every run whose record in dir was made with
+// another configuration than the run has now (see staleRecords): skipping such a run
+// as done would publish its record as if it described the run.
+func checkRecords(dir string, runs []SuiteRun) error {
+	stale, err := staleRecords(dir, runs)
+	if err != nil {
+		return err
+	}
+	if len(stale) > 0 {
+		return fmt.Errorf("suite: %d record(s) in %s were made with another configuration than the run has now: %s; delete runs/NAME.json and ckpt/NAME of each to run it again",
+			len(stale), dir, strings.Join(stale, "; "))
+	}
+	return nil
+}
+
+// staleRecords lists the runs whose record in dir was made with another configuration
+// than the run has now (its preset or overrides changed since), each as
+// "name (field: old → new, …)". Runs without a record are not listed.
+func staleRecords(dir string, runs []SuiteRun) ([]string, error) {
+	var stale []string
+	for _, r := range runs {
+		rec, err := readSuiteRecord(recordPath(dir, r.Name))
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("suite: %w", err)
+		}
+		cfg, err := r.config()
+		if err != nil {
+			return nil, err
+		}
+		if changes := configChanges(rec.Config, cfg); len(changes) > 0 {
+			stale = append(stale, fmt.Sprintf("%s (%s)", r.Name, strings.Join(changes, ", ")))
+		}
+	}
+	return stale, nil
 }
 
 // recordPath is the path of run name's record in a suite directory.

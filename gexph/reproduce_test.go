@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -112,6 +113,75 @@ func TestRunSuiteWritesAndResumes(t *testing.T) {
 	}
 	if len(rows) != 2 || rows[0].Runs != 1 || rows[0].TestStd != 0 {
 		t.Errorf("summary %+v, want 2 groups of one run", rows)
+	}
+	// A run whose configuration changed since its record was made is neither skipped as
+	// done nor trained over: the suite stops before training and names the change.
+	started = nil
+	changed := tinySuite()
+	changed[1].Overrides = strings.Replace(changed[1].Overrides, `"hidden_dim":16`, `"hidden_dim":8`, 1)
+	err = RunSuite(context.Background(), changed, opts)
+	if err == nil || !strings.Contains(err.Error(), "pattern_mpnn_s1 (hidden_dim: 16 → 8)") || strings.Contains(err.Error(), "pattern_exphormer_s1") {
+		t.Errorf("suite with a changed run: error %v, want one naming pattern_mpnn_s1 and the change only", err)
+	}
+	if len(started) != 0 {
+		t.Errorf("suite with a changed run trained %v, want none", started)
+	}
+}
+
+func TestConfigChanges(t *testing.T) {
+	a, err := Preset("mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := configChanges(a, a); len(c) != 0 {
+		t.Errorf("a config against itself: %v", c)
+	}
+	b := a
+	b.PESize, b.LearningRate, b.Epochs = 10, 0.003, a.Epochs+1
+	want := []string{fmt.Sprintf("epochs: %d → %d", a.Epochs, b.Epochs), "lr: 0.001 → 0.003", "pe_size: 8 → 10"}
+	if c := configChanges(a, b); strings.Join(c, "|") != strings.Join(want, "|") {
+		t.Errorf("changes %q, want %q", c, want)
+	}
+	// The run's length may change on resume; nothing else may.
+	if c := runChanges(a, b); strings.Join(c, "|") != strings.Join(want[1:], "|") {
+		t.Errorf("run changes %q, want %q", c, want[1:])
+	}
+}
+
+func TestReportFlagsStaleRecords(t *testing.T) {
+	dir := t.TempDir()
+	var run SuiteRun
+	for _, r := range TransductiveSuite(1) {
+		if r.Name == "cora_exphormer_s1" {
+			run = r
+		}
+	}
+	cfg, err := run.config()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write := func(c Config) {
+		rec := SuiteRecord{Name: run.Name, Variant: run.Variant, Seed: run.Seed, Spec: run.Dataset, Result: Result{Config: c}}
+		if err := writeJSONFile(recordPath(dir, run.Name), rec); err != nil {
+			t.Fatal(err)
+		}
+	}
+	meta := ResultsMeta{Suite: SuiteTransductive, Seeds: 1}
+	var out bytes.Buffer
+	write(cfg)
+	if err := writeStaleLine(&out, meta, dir); err != nil || out.Len() != 0 {
+		t.Fatalf("current record: %q, %v; want nothing", out.String(), err)
+	}
+	cfg.HiddenDim = 64
+	write(cfg)
+	if err := writeStaleLine(&out, meta, dir); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "**Made with another configuration:** 1 records") || !strings.Contains(out.String(), "cora_exphormer_s1 (hidden_dim: 64 → 80)") {
+		t.Errorf("stale line %q", out.String())
 	}
 }
 

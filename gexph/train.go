@@ -11,6 +11,8 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/gexph/gexph/data"
@@ -431,13 +433,41 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 	return c.loss(), metric, examples, time.Since(start).Seconds(), nil
 }
 
-// sameRun tells whether two configs describe the same run apart from its length.
-func sameRun(a, b Config) bool {
+// runChanges lists how config b differs from a apart from the run's length (epochs
+// and patience), as configChanges does; none means they describe the same run.
+func runChanges(a, b Config) []string {
 	a.Epochs, b.Epochs = 0, 0
 	a.Patience, b.Patience = 0, 0
-	ja, _ := json.Marshal(a)
-	jb, _ := json.Marshal(b)
-	return string(ja) == string(jb)
+	return configChanges(a, b)
+}
+
+// configChanges lists the fields in which config b differs from a, each as
+// "name: a → b" with the field's JSON name, sorted by name.
+func configChanges(a, b Config) []string {
+	fields := func(c Config) map[string]string {
+		raw := map[string]json.RawMessage{}
+		j, err := json.Marshal(c)
+		if err == nil {
+			err = json.Unmarshal(j, &raw)
+		}
+		if err != nil { // Config holds only plain values: this cannot happen.
+			panic(fmt.Sprintf("config: JSON round trip: %v", err))
+		}
+		m := make(map[string]string, len(raw))
+		for k, v := range raw {
+			m[k] = string(v)
+		}
+		return m
+	}
+	fa, fb := fields(a), fields(b)
+	var changes []string
+	for k, va := range fa {
+		if vb, ok := fb[k]; !ok || va != vb {
+			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, va, vb))
+		}
+	}
+	sort.Strings(changes)
+	return changes
 }
 
 // better tells whether metric value a beats b.
@@ -506,8 +536,8 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		case err != nil:
 			return nil, err
 		default:
-			if !sameRun(ck.info.Config, cfg) {
-				return nil, fmt.Errorf("train: the checkpoint in %s was made with another config (only epochs and patience may change)", opts.OutDir)
+			if changes := runChanges(ck.info.Config, cfg); len(changes) > 0 {
+				return nil, fmt.Errorf("train: the checkpoint in %s was made with another config (%s; only epochs and patience may change)", opts.OutDir, strings.Join(changes, ", "))
 			}
 			if err := ck.restore(m.store); err != nil {
 				return nil, err

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -137,9 +138,11 @@ func TestResumeMatchesUninterrupted(t *testing.T) {
 		}
 	}
 	// A resumed run whose config changed beyond its length is refused.
+	old := cfg.HiddenDim
 	cfg.HiddenDim = 16
-	if _, err := Train(context.Background(), cfg, ds, TrainOptions{OutDir: dirB, Resume: true}); err == nil || !strings.Contains(err.Error(), "another config") {
-		t.Errorf("resume with another config: error %v", err)
+	want := fmt.Sprintf("hidden_dim: %d → 16", old)
+	if _, err := Train(context.Background(), cfg, ds, TrainOptions{OutDir: dirB, Resume: true}); err == nil || !strings.Contains(err.Error(), "another config") || !strings.Contains(err.Error(), want) {
+		t.Errorf("resume with another config: error %v, want one naming %q", err, want)
 	}
 }
 
