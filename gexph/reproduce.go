@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -137,24 +138,25 @@ func TransductiveSuite(seeds int) []SuiteRun {
 }
 
 // inductiveBudget lists the inductive suites' data sets with their reduced budget:
-// split sizes (graphs) and epochs. On a 2-core CPU with the pure-Go backend, sharing it
-// with another run, they took 21 (PATTERN), 20 (CLUSTER), 4 (MNIST) and 9
-// (Peptides-func) minutes.
+// split sizes (graphs) and epochs, each sized for about 20 minutes on a 2-core CPU with
+// the pure-Go backend: they took 21 (PATTERN), 20 (CLUSTER; both sharing the machine with
+// another run), 17 (MNIST) and 20 (Peptides-func) minutes.
 var inductiveBudget = []struct {
 	dataset                  string
 	train, val, test, epochs int
 }{
 	{"pattern", 1000, 250, 250, 8},
 	{"cluster", 500, 125, 125, 5},
-	{"mnist", 1000, 250, 250, 6},
-	{"peptides-func", 1000, 250, 250, 10},
+	{"mnist", 5000, 1000, 1000, 15},
+	{"peptides-func", 3000, 500, 500, 25},
 }
 
 // InductiveBudgetSuite returns the inductive runs on a CPU budget: PATTERN, CLUSTER,
 // MNIST and Peptides-func with their presets (architecture, optimiser, interaction
-// graph) but, as overrides, the first graphs of the train/validation/test splits (1000/
-// 250/250, CLUSTER 500/125/125) and 5–10 epochs without warm-up (the schedule's first
-// warm-up epoch runs at lr·10⁻⁶, an eighth of such a budget); one seed each.
+// graph) but, as overrides, the first graphs of the train/validation/test splits (PATTERN
+// 1000/250/250, CLUSTER 500/125/125, MNIST 5000/1000/1000, Peptides-func 3000/500/500)
+// and 5–25 epochs without warm-up (the schedule's first warm-up epoch runs at lr·10⁻⁶,
+// up to a fifth of such a budget); one seed each.
 // Their metrics are therefore not comparable to the paper's full-budget figures;
 // InductiveSuite (see InductiveFullBudgetCommand) runs those.
 func InductiveBudgetSuite() []SuiteRun {
@@ -300,6 +302,9 @@ type SuiteRecord struct {
 	// (ErrOutOfMemory); Note then says why, and the Result is empty.
 	OutOfMemory bool   `json:"out_of_memory,omitempty"`
 	Note        string `json:"note,omitempty"`
+	// Machine is the machine the run trained on (see MachineDescription): its timings
+	// are that machine's. Empty for records written before it was kept.
+	Machine string `json:"machine,omitempty"`
 	Result
 }
 
@@ -402,6 +407,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 				EpochSeconds: medianEpochSeconds(res.History), EpochCPUSeconds: medianEpochCPUSeconds(res.History), Result: *res}
 		}
 		rec.History = nil
+		rec.Machine = MachineDescription()
 		if err := writeJSONFile(path, rec); err != nil {
 			return fmt.Errorf("suite: %w", err)
 		}
@@ -554,6 +560,9 @@ type SummaryRow struct {
 	PeakRSSMB float64
 	// OutOfMemory counts the runs refused as out of memory (not in Runs or the means).
 	OutOfMemory int
+	// TestBySeed is each run's test metric by seed: runs of two variants with the same
+	// seed share their split, so TransductiveTargets compares variants on them.
+	TestBySeed map[int]float64
 }
 
 // Summarize reads a results.csv written by RunSuite and groups its rows by data set and
@@ -616,6 +625,10 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 			}
 		}
 		ds, variant, metric := rec[col["dataset"]], rec[col["variant"]], rec[col["metric"]]
+		seed, err := strconv.Atoi(rec[col["seed"]])
+		if err != nil {
+			return nil, fmt.Errorf("summarize: %s line %d: seed = %q, want an integer", csvPath, line+2, rec[col["seed"]])
+		}
 		key := ds + "\x00" + variant
 		g, ok := groups[key]
 		if !ok {
@@ -625,6 +638,13 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 		} else if g.row.Metric != metric {
 			return nil, fmt.Errorf("summarize: %s line %d: metric %q, but earlier rows of %s/%s have %q", csvPath, line+2, metric, ds, variant, g.row.Metric)
 		}
+		if g.row.TestBySeed == nil {
+			g.row.TestBySeed = map[int]float64{}
+		}
+		if _, dup := g.row.TestBySeed[seed]; dup {
+			return nil, fmt.Errorf("summarize: %s line %d: a second run of %s/%s with seed %d", csvPath, line+2, ds, variant, seed)
+		}
+		g.row.TestBySeed[seed] = vals[0]
 		g.test = append(g.test, vals[0])
 		g.valSum += vals[1]
 		g.params += vals[2]
@@ -744,6 +764,60 @@ func MachineDescription() string {
 		}
 	}
 	return s
+}
+
+// RecordedMachines describes the machines the records of the suite directory dir were
+// made on (see SuiteRecord.Machine), for ResultsMeta.Machine: the machine alone when all
+// runs share one, else each machine with its number of runs, most runs first, and the
+// runs whose record does not say. It returns "" when dir holds no records.
+func RecordedMachines(dir string) (string, error) {
+	paths, err := filepath.Glob(filepath.Join(dir, "runs", "*.json"))
+	if err != nil {
+		return "", fmt.Errorf("recorded machines: %w", err)
+	}
+	counts := map[string]int{}
+	for _, p := range paths {
+		rec, err := readSuiteRecord(p)
+		if err != nil {
+			return "", fmt.Errorf("recorded machines: %w", err)
+		}
+		counts[rec.Machine]++
+	}
+	if len(counts) == 0 {
+		return "", nil
+	}
+	if len(counts) == 1 {
+		for m := range counts {
+			if m != "" {
+				return m, nil
+			}
+		}
+	}
+	machines := slices.Collect(maps.Keys(counts))
+	slices.SortFunc(machines, func(a, b string) int {
+		switch {
+		case (a == "") != (b == ""): // the unrecorded last
+			if a == "" {
+				return 1
+			}
+			return -1
+		case counts[a] != counts[b]:
+			return counts[b] - counts[a]
+		}
+		return strings.Compare(a, b)
+	})
+	parts := make([]string, len(machines))
+	for i, m := range machines {
+		if m == "" {
+			m = "not recorded"
+		}
+		noun := "runs"
+		if counts[machines[i]] == 1 {
+			noun = "run"
+		}
+		parts[i] = fmt.Sprintf("%s (%d %s)", m, counts[machines[i]], noun)
+	}
+	return strings.Join(parts, "; "), nil
 }
 
 // SuiteNotes returns the notes RESULTS.md should carry for the named suite.

@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -53,6 +54,9 @@ func TestRunSuiteWritesAndResumes(t *testing.T) {
 		if rec.Epochs != 2 || rec.Params <= 0 || rec.Metric != MetricWeightedAccuracy || rec.Config.Seed != r.Seed {
 			t.Errorf("%s: epochs %d, params %d, metric %q, seed %d", r.Name, rec.Epochs, rec.Params, rec.Metric, rec.Config.Seed)
 		}
+		if rec.Machine != MachineDescription() {
+			t.Errorf("%s: machine %q, want %q", r.Name, rec.Machine, MachineDescription())
+		}
 		if rec.History != nil {
 			t.Errorf("%s: the record holds the history", r.Name)
 		}
@@ -78,6 +82,10 @@ func TestRunSuiteWritesAndResumes(t *testing.T) {
 	}
 	if e, m := byName["pattern_exphormer_s1"], byName["pattern_mpnn_s1"]; e == nil || m == nil || e[2] != VariantExphormer || m[2] != VariantMPNN || !(atoi(t, e[4]) > atoi(t, m[4])) {
 		t.Errorf("rows %v and %v: want both variants, attention adding parameters", e, m)
+	}
+
+	if m, err := RecordedMachines(dir); err != nil || m != MachineDescription() {
+		t.Errorf("RecordedMachines = %q, %v; want %q", m, err, MachineDescription())
 	}
 
 	started = nil
@@ -337,6 +345,17 @@ func TestSummarizeAgainstHandValues(t *testing.T) {
 	if rows[1].Runs != 1 || rows[1].TestStd != 0 || rows[1].TestMean != 0.6 || rows[1].Params != 200 {
 		t.Errorf("cs row %+v", rows[1])
 	}
+	if want := map[int]float64{1: 0.9, 2: 0.8, 3: 0.7}; !maps.Equal(c.TestBySeed, want) {
+		t.Errorf("computers TestBySeed %v, want %v", c.TestBySeed, want)
+	}
+	// A second run of a variant with the same seed (the same split) is an error naming it.
+	dup := filepath.Join(t.TempDir(), "results.csv")
+	if err := os.WriteFile(dup, []byte(summaryCSV+"again_s2,computers,exphormer,2,100,10,5,0.75,0.8,accuracy,20,2,60\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Summarize(dup); err == nil || !strings.Contains(err.Error(), "line 6") || !strings.Contains(err.Error(), "seed 2") {
+		t.Errorf("duplicate seed: err = %v, want one naming line 6 and seed 2", err)
+	}
 
 	var buf bytes.Buffer
 	meta := ResultsMeta{Suite: SuiteTransductive, Command: "gexph reproduce -suite transductive", Machine: MachineDescription(),
@@ -417,5 +436,33 @@ func TestSummarizeErrors(t *testing.T) {
 	}
 	if _, err := Summarize(filepath.Join(dir, "absent.csv")); err == nil {
 		t.Error("absent file: no error")
+	}
+}
+
+// TestRecordedMachines: records made on several machines, and older ones that do not
+// say, are each counted, most runs first and the unrecorded last.
+func TestRecordedMachines(t *testing.T) {
+	dir := t.TempDir()
+	if m, err := RecordedMachines(dir); err != nil || m != "" {
+		t.Errorf("no records: %q, %v; want \"\"", m, err)
+	}
+	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for i, machine := range []string{"B", "A", "", "A", "B", "A", "", "C"} {
+		name := fmt.Sprintf("r%d", i)
+		if err := writeJSONFile(recordPath(dir, name), SuiteRecord{Name: name, Machine: machine}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := "A (3 runs); B (2 runs); C (1 run); not recorded (2 runs)"
+	if m, err := RecordedMachines(dir); err != nil || m != want {
+		t.Errorf("RecordedMachines = %q, %v; want %q", m, err, want)
+	}
+	if err := os.WriteFile(recordPath(dir, "bad"), []byte("{"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := RecordedMachines(dir); err == nil || !strings.Contains(err.Error(), "bad.json") {
+		t.Errorf("malformed record: err = %v, want one naming bad.json", err)
 	}
 }

@@ -107,10 +107,19 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 		count = len(runs)
 	}
+	// The machine line names the machines of all the suite's records, which resumed
+	// suites may have made on several.
+	machine, err := gexph.RecordedMachines(dir)
+	if err != nil {
+		return err
+	}
+	if machine == "" {
+		machine = gexph.MachineDescription()
+	}
 	// The recorded command reruns the whole suite: a -runs filter is left out.
 	meta := gexph.ResultsMeta{
 		Suite: *suite, Command: commandLine("gexph reproduce", dropFlag(args, "runs")), Seeds: *seeds, Backend: *backend,
-		Machine: gexph.MachineDescription(), Date: time.Now(), Notes: gexph.SuiteNotes(*suite),
+		Machine: machine, Date: time.Now(), Notes: gexph.SuiteNotes(*suite),
 	}
 	if err := gexph.WriteSuiteMeta(dir, meta); err != nil {
 		return err
@@ -130,7 +139,11 @@ func printReproduce(w io.Writer, asJSON bool, suite, dir, report string, runs in
 		_, err := fmt.Fprintf(w, "report: %s\n", report)
 		return err
 	}
-	_, err := fmt.Fprintf(w, "%d runs of suite %s in %s; report: %s\n", runs, suite, dir, report)
+	noun := "runs"
+	if runs == 1 {
+		noun = "run"
+	}
+	_, err := fmt.Fprintf(w, "%d %s of suite %s in %s; report: %s\n", runs, noun, suite, dir, report)
 	return err
 }
 

@@ -79,6 +79,7 @@ func init() {
 		"ReadCheckpointInfo":         reflect.ValueOf(gexph.ReadCheckpointInfo),
 		"ReadScalingCSV":             reflect.ValueOf(gexph.ReadScalingCSV),
 		"ReadSuiteMeta":              reflect.ValueOf(gexph.ReadSuiteMeta),
+		"RecordedMachines":           reflect.ValueOf(gexph.RecordedMachines),
 		"ReportMemoryBudgetGiB":      reflect.ValueOf(constant.MakeFromLiteral("24", token.INT, 0)),
 		"RunScalingSuite":            reflect.ValueOf(gexph.RunScalingSuite),
 		"RunSearchSuite":             reflect.ValueOf(gexph.RunSearchSuite),
