@@ -26,8 +26,8 @@ func baseConfig() Config {
 // come from the paper's tables 7 (CIFAR10, MNIST, MalNet-Tiny, PATTERN, CLUSTER), 8
 // (LRGB) and 9 (transductive graphs); attention dropout, weight decay, warm-up, head
 // depth and the PE sizes (10 eigenvectors, 8 for the superpixel sets; LapPE embedding
-// 16) follow the GraphGPS configurations the paper builds on. Degree "-" in the tables means no expander, zero
-// virtual nodes means no global edges.
+// 16) follow the GraphGPS configurations the paper builds on. Degree "-" in the tables
+// means no expander, zero virtual nodes means no global edges.
 func presetTable() map[string]Config {
 	p := map[string]Config{}
 	add := func(name string, edit func(c *Config)) {

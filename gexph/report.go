@@ -182,8 +182,8 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 	}
 	if missing := missingRuns(meta, dir); len(missing) > 0 {
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "**Not yet run:** %d runs of the protocol (%s). `%s` resumes the suite; finished runs are skipped.\n",
-			len(missing), summarizeNames(missing, 12), resumeCommand(meta))
+		fmt.Fprintf(w, "**Not yet run:** %s of the protocol (%s). `%s` resumes the suite; finished runs are skipped.\n",
+			countOf(len(missing), "run", "runs"), summarizeNames(missing, 12), resumeCommand(meta))
 	}
 	return writeStaleLine(w, meta, dir)
 }
@@ -199,8 +199,8 @@ func writeStaleLine(w io.Writer, meta ResultsMeta, dir string) error {
 	if err != nil || len(stale) == 0 {
 		return err
 	}
-	fmt.Fprintf(w, "\n**Made with another configuration:** %d records no longer match their run's configuration, and their rows above describe the old one: %s. Delete each record (runs/NAME.json) and checkpoint directory (ckpt/NAME), then `%s` runs them again.\n",
-		len(stale), summarizeNames(stale, 12), resumeCommand(meta))
+	fmt.Fprintf(w, "\n**Made with another configuration:** %s no longer match their run's configuration, and their rows above describe the old one: %s. Delete each record (runs/NAME.json) and checkpoint directory (ckpt/NAME), then `%s` runs them again.\n",
+		countOf(len(stale), "record", "records"), summarizeNames(stale, 12), resumeCommand(meta))
 	return nil
 }
 
@@ -320,12 +320,8 @@ func pairedVerdict(ds, variant string, ex, b SummaryRow) string {
 	if d <= 0 {
 		verdict = fmt.Sprintf("NOT above: %.2f points below", -d)
 	}
-	splits := "splits"
-	if len(seeds) == 1 {
-		splits = "split"
-	}
-	return fmt.Sprintf("%s: Exphormer vs %s on the same %d %s (%s): %.2f vs %.2f — %s, ahead on %d of %d",
-		ds, variant, len(seeds), splits, seedList(seeds), mEx, mB, verdict, ahead, len(seeds))
+	return fmt.Sprintf("%s: Exphormer vs %s on the same %s (%s): %.2f vs %.2f — %s, ahead on %d of %d",
+		ds, variant, countOf(len(seeds), "split", "splits"), seedList(seeds), mEx, mB, verdict, ahead, len(seeds))
 }
 
 // seedList writes seeds as "seed 1" or "seeds 1, 2, 3".
@@ -350,11 +346,14 @@ func targetVerdict(pct, target float64) string {
 }
 
 // seedCount writes "1 seed" or "n seeds".
-func seedCount(n int) string {
+func seedCount(n int) string { return countOf(n, "seed", "seeds") }
+
+// countOf writes n with the noun that agrees with it: "1 run", "3 runs".
+func countOf(n int, one, many string) string {
 	if n == 1 {
-		return "1 seed"
+		return "1 " + one
 	}
-	return fmt.Sprintf("%d seeds", n)
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // writeScalingSection writes the scaling section: metadata, one table row per size,

@@ -362,6 +362,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 	if err := checkRecords(opts.OutDir, runs); err != nil {
 		return err
 	}
+	machine := MachineDescription()
 	runDir := filepath.Join(opts.OutDir, "runs")
 	if err := os.MkdirAll(runDir, 0o755); err != nil {
 		return fmt.Errorf("suite: %w", err)
@@ -407,7 +408,7 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 				EpochSeconds: medianEpochSeconds(res.History), EpochCPUSeconds: medianEpochCPUSeconds(res.History), Result: *res}
 		}
 		rec.History = nil
-		rec.Machine = MachineDescription()
+		rec.Machine = machine
 		if err := writeJSONFile(path, rec); err != nil {
 			return fmt.Errorf("suite: %w", err)
 		}
@@ -427,8 +428,8 @@ func checkRecords(dir string, runs []SuiteRun) error {
 		return err
 	}
 	if len(stale) > 0 {
-		return fmt.Errorf("suite: %d record(s) in %s were made with another configuration than the run has now: %s; delete runs/NAME.json and ckpt/NAME of each to run it again",
-			len(stale), dir, strings.Join(stale, "; "))
+		return fmt.Errorf("suite: %s in %s made with another configuration than the run has now: %s; delete runs/NAME.json and ckpt/NAME of each to run it again",
+			countOf(len(stale), "record", "records"), dir, strings.Join(stale, "; "))
 	}
 	return nil
 }
@@ -586,7 +587,6 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 	}
 	type group struct {
 		row                 SummaryRow
-		test                []float64
 		valSum, params, spe float64
 		cpuSum              float64
 		cpuRuns             int
@@ -645,7 +645,6 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 			return nil, fmt.Errorf("summarize: %s line %d: a second run of %s/%s with seed %d", csvPath, line+2, ds, variant, seed)
 		}
 		g.row.TestBySeed[seed] = vals[0]
-		g.test = append(g.test, vals[0])
 		g.valSum += vals[1]
 		g.params += vals[2]
 		g.spe += vals[3]
@@ -664,14 +663,18 @@ func Summarize(csvPath string) ([]SummaryRow, error) {
 	out := make([]SummaryRow, 0, len(order))
 	for _, key := range order {
 		g := groups[key]
-		n := float64(len(g.test))
 		r := g.row
-		r.Runs = len(g.test)
+		r.Runs = len(r.TestBySeed)
 		if r.Runs == 0 {
 			out = append(out, r)
 			continue
 		}
-		r.TestMean, r.TestStd = meanStd(g.test)
+		n := float64(r.Runs)
+		test := make([]float64, 0, r.Runs)
+		for _, s := range slices.Sorted(maps.Keys(r.TestBySeed)) {
+			test = append(test, r.TestBySeed[s])
+		}
+		r.TestMean, r.TestStd = meanStd(test)
 		r.ValMean = g.valSum / n
 		r.Params = int(math.Round(g.params / n))
 		r.SecondsPerEpoch = g.spe / n
@@ -768,10 +771,10 @@ func MachineDescription() string {
 
 // RecordedMachines describes the machines the records of the suite directory dir were
 // made on (see SuiteRecord.Machine), for ResultsMeta.Machine: the machine alone when all
-// runs share one, else each machine with its number of runs, most runs first, and the
-// runs whose record does not say. It returns "" when dir holds no records.
+// runs share one, else each machine with its number of runs, most runs first, and last
+// the runs whose record does not say. Without records it describes this machine.
 func RecordedMachines(dir string) (string, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "runs", "*.json"))
+	paths, err := filepath.Glob(recordPath(dir, "*"))
 	if err != nil {
 		return "", fmt.Errorf("recorded machines: %w", err)
 	}
@@ -783,39 +786,28 @@ func RecordedMachines(dir string) (string, error) {
 		}
 		counts[rec.Machine]++
 	}
-	if len(counts) == 0 {
-		return "", nil
-	}
-	if len(counts) == 1 {
-		for m := range counts {
-			if m != "" {
-				return m, nil
-			}
+	machines := slices.SortedFunc(maps.Keys(counts), func(a, b string) int {
+		if (a == "") != (b == "") { // the unrecorded last
+			return strings.Compare(b, a)
 		}
-	}
-	machines := slices.Collect(maps.Keys(counts))
-	slices.SortFunc(machines, func(a, b string) int {
-		switch {
-		case (a == "") != (b == ""): // the unrecorded last
-			if a == "" {
-				return 1
-			}
-			return -1
-		case counts[a] != counts[b]:
+		if counts[a] != counts[b] {
 			return counts[b] - counts[a]
 		}
 		return strings.Compare(a, b)
 	})
+	switch {
+	case len(machines) == 0:
+		return MachineDescription(), nil
+	case len(machines) == 1 && machines[0] != "":
+		return machines[0], nil
+	}
 	parts := make([]string, len(machines))
 	for i, m := range machines {
-		if m == "" {
-			m = "not recorded"
+		name := m
+		if name == "" {
+			name = "not recorded"
 		}
-		noun := "runs"
-		if counts[machines[i]] == 1 {
-			noun = "run"
-		}
-		parts[i] = fmt.Sprintf("%s (%d %s)", m, counts[machines[i]], noun)
+		parts[i] = fmt.Sprintf("%s (%s)", name, countOf(counts[m], "run", "runs"))
 	}
 	return strings.Join(parts, "; "), nil
 }

@@ -188,7 +188,7 @@ func TestReportFlagsStaleRecords(t *testing.T) {
 	if err := writeStaleLine(&out, meta, dir); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out.String(), "**Made with another configuration:** 1 records") || !strings.Contains(out.String(), "cora_exphormer_s1 (hidden_dim: 64 → 80)") {
+	if !strings.Contains(out.String(), "**Made with another configuration:** 1 record no longer") || !strings.Contains(out.String(), "cora_exphormer_s1 (hidden_dim: 64 → 80)") {
 		t.Errorf("stale line %q", out.String())
 	}
 }
@@ -443,8 +443,8 @@ func TestSummarizeErrors(t *testing.T) {
 // say, are each counted, most runs first and the unrecorded last.
 func TestRecordedMachines(t *testing.T) {
 	dir := t.TempDir()
-	if m, err := RecordedMachines(dir); err != nil || m != "" {
-		t.Errorf("no records: %q, %v; want \"\"", m, err)
+	if m, err := RecordedMachines(dir); err != nil || m != MachineDescription() {
+		t.Errorf("no records: %q, %v; want this machine, %q", m, err, MachineDescription())
 	}
 	if err := os.MkdirAll(filepath.Join(dir, "runs"), 0o755); err != nil {
 		t.Fatal(err)

@@ -113,9 +113,6 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if machine == "" {
-		machine = gexph.MachineDescription()
-	}
 	// The recorded command reruns the whole suite: a -runs filter is left out.
 	meta := gexph.ResultsMeta{
 		Suite: *suite, Command: commandLine("gexph reproduce", dropFlag(args, "runs")), Seeds: *seeds, Backend: *backend,
