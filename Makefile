@@ -12,7 +12,7 @@ GOBIN_DIR := $(shell $(GO) env GOPATH 2>/dev/null)/bin
 BUILD     := build
 GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
-RACE_PKGS := ./internal/... ./spectral/... ./expander/... ./data/... ./plots/...
+RACE_PKGS := ./internal/atomicfile ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./spectral/... ./expander/... ./data/... ./plots/...
 
 .PHONY: all build demo test test-short vet bench fuzz repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
@@ -37,6 +37,7 @@ vet:
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
+	$(GO) vet -tags xla ./...
 
 ## bench: the benchmark table (expanders, attention and GPS training steps).
 bench: build
@@ -45,9 +46,11 @@ bench: build
 ## fuzz: a short run of every fuzz target.
 fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzReadEdgeList -fuzztime=20s ./spectral
-	$(GO) test -run=NONE -fuzz=FuzzReadNPY -fuzztime=20s ./data
+	$(GO) test -run=NONE -fuzz=FuzzReadNPY -fuzztime=20s ./data/npy
 	$(GO) test -run=NONE -fuzz=FuzzReadEdgeListCSV -fuzztime=20s ./data
-	$(GO) test -run=NONE -fuzz=FuzzParseSMILES -fuzztime=20s ./data
+	$(GO) test -run=NONE -fuzz=FuzzReadEdgeListNodes -fuzztime=20s ./data
+	$(GO) test -run=NONE -fuzz=FuzzReadSplitFile -fuzztime=20s ./data
+	$(GO) test -run=NONE -fuzz=FuzzParseSMILES -fuzztime=20s ./data/smiles
 
 # --- REPL symbols and notebooks (tools/repl, tools/gotools, notebooks) ---------------
 #
@@ -66,7 +69,7 @@ CELL_TIMEOUT  ?= 900
 ## repl-symbols: regenerate the REPL's symbol tables (gonum mat and gexph's packages)
 ## with `yaegi extract`; rerun whenever an exported API of those packages changes.
 repl-symbols:
-	$(GO) build ./expander ./spectral ./data ./plots ./gexph
+	$(GO) build ./expander ./spectral ./data/... ./plots ./gexph ./suite
 	cd tools/repl/symbols && $(GO) generate .
 	$(GO) vet ./tools/repl/...
 

@@ -27,7 +27,7 @@ func mixedDataset() *Dataset {
 				Targets: []float32{0, 1},
 			},
 		},
-		Split: Split{Train: []int{1}, Val: []int{}, Test: []int{0}},
+		Split: Split{Train: []int{1}, Val: []int{0}, Test: []int{}},
 	}
 }
 

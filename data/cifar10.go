@@ -10,12 +10,14 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+
+	"github.com/gexph/gexph/data/superpixel"
 )
 
 // CIFAR10 superpixel graphs as in benchmarking-gnns: SLIC on the Lab-converted image
 // with compactness 10, at most 150 superpixels per 32×32 colour image (asking for 200,
 // then one fewer each time), node features (mean R, G, B of the /255 image, row/32,
-// column/32), 8-NN edges; see superpixel.go for the construction. Split as in
+// column/32), 8-NN edges; see package superpixel for the construction. Split as in
 // benchmarking-gnns: validation = the first 5,000 training images, training = the
 // other 45,000, test = the 10,000 test images.
 
@@ -52,10 +54,12 @@ const (
 // sequence of 3,073-byte records: the label (0–9), then the 1,024 red, 1,024 green
 // and 1,024 blue values of a 32×32 image, row-major. Only the files and leading
 // records the options need are read; a file must hold whole records and at least
-// those. Graphs are ordered validation, training, test (see the notes at the top of
-// this file for the split and superpixel.go for the graphs). The options cap the
-// 45,000 training, 5,000 validation and 10,000 test images. Errors name the file at
-// fault and, for a bad label, the record.
+// those. Graphs are ordered validation, training, test: validation = the first 5,000
+// training images, training = the other 45,000, test = the 10,000 test images, as in
+// benchmarking-gnns; each is the superpixel graph of superpixel.CIFAR10Spec (see
+// package superpixel) labelled with its class. The options cap the 45,000 training,
+// 5,000 validation and 10,000 test images. Errors name the file at fault and, for a
+// bad label, the record.
 func LoadCIFAR10Superpixels(path string, opts SuperpixelOptions) (*Dataset, error) {
 	nTrain, nVal, nTest, err := opts.sizes("cifar10", cifarTrainCount-cifarValCount, cifarValCount, cifarTestCount)
 	if err != nil {
@@ -99,7 +103,10 @@ func LoadCIFAR10Superpixels(path string, opts SuperpixelOptions) (*Dataset, erro
 	for i := range nTest {
 		add(need[len(need)-1].data, i)
 	}
-	graphs := superpixelGraphs(cifar10Superpixels(), images, labels, opts.Workers)
+	graphs, err := superpixelGraphs(superpixel.CIFAR10Spec(), images, labels, opts.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("cifar10: %w", err)
+	}
 	split := Split{Val: seq(0, nVal), Train: seq(nVal, nVal+nTrain), Test: seq(nVal+nTrain, len(images))}
 	return &Dataset{Name: "cifar10", Task: GraphClassification, NumClasses: 10, Graphs: graphs, Split: split}, nil
 }

@@ -7,23 +7,20 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/data/superpixel"
 )
 
-// cifarReference holds the images of testdata/cifar10_slic_reference.bin.gz: six
-// 32×32 crops of scikit-image's sample photographs (astronaut, coffee, chelsea),
-// block-averaged from 2–8× larger regions, with the segmentation extract_superpixels.py
-// gives them: skimage.segmentation.slic on the /255 float32 image converted to
-// float64, rgb2lab, compactness 10, asking for 200, 199, … segments until at most 150
-// come out, min/max connectivity sizes from the requested count (the 0.14–0.16
-// behaviour). Computed with scikit-image 0.19.3's _slic_cython and
-// _enforce_label_connectivity_cython. Per image: 3,072 bytes (R, G, B planes), the
-// segment count (1 byte), 1,024 labels (1 byte each).
+// cifarReference holds the images of package superpixel's
+// testdata/cifar10_slic_reference.bin.gz (six 32×32 crops of scikit-image's sample
+// photographs with their reference segmentation; see the superpixel tests), used here
+// as CIFAR-10 images. Per image: 3,072 bytes (R, G, B planes), the segment count (1
+// byte), 1,024 labels (1 byte each).
 type cifarReference struct {
 	planes []byte
 	n      int
@@ -32,7 +29,7 @@ type cifarReference struct {
 
 func readCIFARReference(t testing.TB) []cifarReference {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "cifar10_slic_reference.bin.gz"))
+	f, err := os.Open(filepath.Join("superpixel", "testdata", "cifar10_slic_reference.bin.gz"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,100 +52,6 @@ func readCIFARReference(t testing.TB) []cifarReference {
 		out = append(out, cifarReference{planes: r[:3*cifarPixels], n: int(r[3*cifarPixels]), labels: r[3*cifarPixels+1:]})
 	}
 	return out
-}
-
-func TestRGBToLabMatchesSkimage(t *testing.T) {
-	// skimage.color.rgb2lab (0.19.3) of these colours, float64.
-	table := srgbLinearTable()
-	if table[0] != 0 || table[255] != 1 || table[128] != srgbLinear(float64(float32(128.0/255))) {
-		t.Errorf("linear table: %v, %v, %v", table[0], table[255], table[128])
-	}
-	cases := []struct{ rgb, lab [3]float64 }{
-		{[3]float64{1, 0, 0}, [3]float64{53.240587944, 80.092308226, 67.202751044}},
-		{[3]float64{0, 1, 0}, [3]float64{87.735099488, -86.183029744, 83.179703175}},
-		{[3]float64{0, 0, 1}, [3]float64{32.295672565, 79.185590912, -107.85730021}},
-		{[3]float64{1, 1, 1}, [3]float64{100, -2.4549378621e-03, 4.6534211541e-03}},
-		{[3]float64{0.5, 0.2, 0.01}, [3]float64{31.635879600, 30.919343593, 41.929573202}},
-		{[3]float64{0, 0, 0}, [3]float64{0, 0, 0}},
-	}
-	for _, c := range cases {
-		got := linearToLab(srgbLinear(c.rgb[0]), srgbLinear(c.rgb[1]), srgbLinear(c.rgb[2]))
-		for i := range 3 {
-			if math.Abs(got[i]-c.lab[i]) > 1e-8*max(1, math.Abs(c.lab[i])) {
-				t.Errorf("Lab of %v = %v, want %v", c.rgb, got, c.lab)
-				break
-			}
-		}
-	}
-}
-
-// checkCIFARGraph asserts the construction's invariants on one CIFAR10 graph.
-func checkCIFARGraph(t *testing.T, gi int, g *Graph) {
-	t.Helper()
-	n := g.NumNodes
-	if n < 1 || n > 150 {
-		t.Fatalf("graph %d: %d nodes, want 1..150", gi, n)
-	}
-	if g.Node.Kind != Dense || g.Node.Cols != 5 || g.Edge.Kind != Dense || g.Edge.Cols != 1 {
-		t.Fatalf("graph %d: feature layout %v×%d / %v×%d", gi, g.Node.Kind, g.Node.Cols, g.Edge.Kind, g.Edge.Cols)
-	}
-	for i, v := range g.Node.Dense {
-		if v < 0 || v > 1 || (i%5 >= 3 && v > 31.0/32+1e-6) {
-			t.Fatalf("graph %d: node feature %d = %v out of range", gi, i, v)
-		}
-	}
-	outDeg := make([]int, n)
-	for e := range g.Src {
-		outDeg[g.Src[e]]++
-		if w := g.Edge.Dense[e]; n > 1 && (g.Src[e] == g.Dst[e] || !(w > 0 && w <= 1)) {
-			t.Fatalf("graph %d: edge %d→%d weight %v", gi, g.Src[e], g.Dst[e], w)
-		}
-	}
-	for i, d := range outDeg {
-		if n > 1 && d != min(8, n-1) {
-			t.Fatalf("graph %d: node %d has %d out-edges, want %d", gi, i, d, min(8, n-1))
-		}
-	}
-}
-
-func TestCIFAR10SuperpixelsMatchReference(t *testing.T) {
-	refs := readCIFARReference(t)
-	sp := superpixelizer{spec: cifar10Superpixels()}
-	for k, ref := range refs {
-		g := sp.graph(ref.planes)
-		if g.NumNodes != ref.n {
-			t.Fatalf("image %d: %d superpixels, reference %d", k, g.NumNodes, ref.n)
-		}
-		for p, l := range sp.labels {
-			if l != int32(ref.labels[p]) {
-				t.Fatalf("image %d: pixel %d label %d, reference %d", k, p, l, ref.labels[p])
-			}
-		}
-		checkCIFARGraph(t, k, &g)
-		// Node features recomputed from the reference labels: channel means of the
-		// /255 image, then the centre of mass over 32.
-		for s := range ref.n {
-			var sum [3]float64
-			var sy, sx, cnt float64
-			for p, l := range ref.labels {
-				if int(l) != s {
-					continue
-				}
-				for ch := range 3 {
-					sum[ch] += float64(ref.planes[ch*cifarPixels+p]) / 255
-				}
-				sy += float64(p / 32)
-				sx += float64(p % 32)
-				cnt++
-			}
-			want := []float64{sum[0] / cnt, sum[1] / cnt, sum[2] / cnt, sy / cnt / 32, sx / cnt / 32}
-			for c, w := range want {
-				if got := float64(g.Node.Dense[5*s+c]); math.Abs(got-w) > 1e-6 {
-					t.Fatalf("image %d: node %d feature %d = %v, want %v", k, s, c, got, w)
-				}
-			}
-		}
-	}
 }
 
 // cifarRecords returns n CIFAR-10 binary records: the reference images in turn, label
@@ -232,10 +135,13 @@ func TestLoadCIFAR10SuperpixelsFormats(t *testing.T) {
 		record int
 	}{{CIFAR10TrainBatch(1), 0}, {CIFAR10TrainBatch(1), 1}, {CIFAR10TrainBatch(1), 5000},
 		{CIFAR10TestBatch, 0}, {CIFAR10TestBatch, 1}, {CIFAR10TestBatch, 2}}
-	sp := superpixelizer{spec: cifar10Superpixels()}
+	sp, err := superpixel.NewBuilder(superpixel.CIFAR10Spec())
+	if err != nil {
+		t.Fatal(err)
+	}
 	for k, src := range sources {
 		rec := files[src.file][src.record*cifarRecord : (src.record+1)*cifarRecord]
-		want := sp.graph(rec[1:])
+		want := superpixelGraph(sp, rec[1:])
 		want.Label = int32(rec[0])
 		if !reflect.DeepEqual(ds.Graphs[k], want) {
 			t.Errorf("graph %d differs from record %d of %s", k, src.record, src.file)
@@ -364,18 +270,6 @@ func checkErr(t *testing.T, err error, want ...string) {
 	for _, w := range want {
 		if !strings.Contains(err.Error(), w) {
 			t.Errorf("error %q does not mention %q", err, w)
-		}
-	}
-}
-
-// BenchmarkCIFAR10SuperpixelGraphs turns 1,000 CIFAR-10 images (the reference crops
-// in turn) into graphs on one goroutine; ×60 estimates the full set on one core.
-func BenchmarkCIFAR10SuperpixelGraphs(b *testing.B) {
-	refs := readCIFARReference(b)
-	sp := superpixelizer{spec: cifar10Superpixels()}
-	for b.Loop() {
-		for i := range 1000 {
-			sp.graph(refs[i%len(refs)].planes)
 		}
 	}
 }

@@ -31,12 +31,31 @@
 // A user's own graph is a directory of comma-separated files: nodes.csv (row i: node i's
 // integer label, then its numeric features), edges.csv (one undirected edge per row: two
 // 0-based node indices, then its numeric features) and optionally train.csv, val.csv and
-// test.csv (one node index per row); see LoadEdgeListDir.
+// test.csv (one node index per row); see LoadEdgeListDir. In every comma-separated file
+// the loaders read, a UTF-8 byte order mark at the start is ignored, and the first row is
+// a header (skipped) only when none of its fields is a number; see LoadEdgeListDir for
+// the rule.
+//
+// The file loaders check what they read, with errors naming the file and the line, entry
+// or node, and Dataset.Validate checks any data set: a graph has at least one node; a
+// feature matrix that is present has at least one column; a class label is a 0-based
+// class index in [0, NumClasses) with NumClasses ≤ MaxClasses (the npz, OGB and edge
+// list loaders also want every label below the number of nodes, and set NumClasses to
+// one more than the largest label); the train and val splits are not empty (nor is the
+// test split, when it is read from a file), no split repeats an index and no index is in
+// two splits. A graph without edges (isolated nodes only) is valid.
+//
+// Three self-contained formats the loaders build on live in sub-packages that do not
+// depend on this one: npy reads NumPy .npy arrays and .npz archives (the gnn-benchmark
+// files), smiles parses SMILES strings and computes OGB's atom and bond features (the
+// LRGB peptides), and superpixel segments images by SLIC and builds their superpixel
+// k-nearest-neighbour graphs as plain slices (MNIST, CIFAR10).
 package data
 
 import (
 	"fmt"
 	"math"
+	"slices"
 )
 
 // Task says what a data set asks the model to predict.
@@ -51,8 +70,6 @@ const (
 	GraphMultiLabel
 	// GraphRegression predicts real targets per graph (Peptides-struct, metric MAE).
 	GraphRegression
-	// LinkRanking ranks candidate links (PCQM-Contact, metric MRR).
-	LinkRanking
 )
 
 // String returns the task's name as used in configs and on the command line.
@@ -66,8 +83,6 @@ func (t Task) String() string {
 		return "graph-multilabel"
 	case GraphRegression:
 		return "graph-regression"
-	case LinkRanking:
-		return "link-ranking"
 	}
 	return fmt.Sprintf("Task(%d)", int(t))
 }
@@ -126,6 +141,14 @@ type Split struct {
 	Train, Val, Test []int
 }
 
+// MaxClasses bounds the number of classes of a classification data set: every class
+// label is in [0, MaxClasses). Graph benchmarks have far fewer classes (ogbn-products 47,
+// ogbn-papers100M 172, MalNet 696), so the bound never rejects a real data set, while a
+// label beyond it is almost surely a corrupt value or an ID column read as labels: the
+// model's head has one output per class, and a label of 2³¹−1 or 10⁶ would build a head
+// of that many outputs (10⁵ outputs of width 256 are already 25.6M parameters).
+const MaxClasses = 100_000
+
 // Dataset is a named collection of graphs with a task and a split.
 type Dataset struct {
 	Name string
@@ -140,13 +163,21 @@ type Dataset struct {
 }
 
 // Validate checks every invariant of the data set (index ranges, feature shapes, label
-// counts, finite values, split ranges) and returns an error naming the first violation.
+// ranges and counts, finite values, splits) and returns an error naming the first
+// violation. Class labels must lie in [0, NumClasses) with NumClasses in [1, MaxClasses]
+// (−1 is no "unlabelled" marker: every node of a node task needs a label). The train and
+// val splits must not be empty; the test split may be (a data set may hold no test
+// examples), but the loaders that read split files refuse an empty one. No split may
+// repeat an index, and no index may be in two splits.
 func (d *Dataset) Validate() error {
 	if len(d.Graphs) == 0 {
 		return fmt.Errorf("data set %q: no graphs", d.Name)
 	}
 	if d.Transductive && len(d.Graphs) != 1 {
 		return fmt.Errorf("data set %q: transductive but holds %d graphs", d.Name, len(d.Graphs))
+	}
+	if (d.Task == NodeClassification || d.Task == GraphClassification) && (d.NumClasses < 1 || d.NumClasses > MaxClasses) {
+		return fmt.Errorf("data set %q: %d classes, outside [1, MaxClasses = %d]", d.Name, d.NumClasses, MaxClasses)
 	}
 	for gi := range d.Graphs {
 		if err := d.Graphs[gi].Validate(); err != nil {
@@ -178,14 +209,47 @@ func (d *Dataset) Validate() error {
 	if d.Transductive {
 		limit, what = d.Graphs[0].NumNodes, "node"
 	}
-	for _, part := range []struct {
-		name string
-		idx  []int
-	}{{"train", d.Split.Train}, {"val", d.Split.Val}, {"test", d.Split.Test}} {
-		for _, i := range part.idx {
+	if err := d.Split.validate(limit, what); err != nil {
+		return fmt.Errorf("data set %q: %w", d.Name, err)
+	}
+	return nil
+}
+
+// splitNames names the parts of a Split in the order of splitParts.
+var splitNames = [3]string{"train", "val", "test"}
+
+func (s *Split) parts() [3][]int { return [3][]int{s.Train, s.Val, s.Test} }
+
+// validate checks that every index is in [0, limit), that the train and val parts are
+// not empty, that no part repeats an index and that no index is in two parts; what
+// names the indices ("node" or "graph").
+func (s *Split) validate(limit int, what string) error {
+	parts := s.parts()
+	for p, idx := range parts {
+		for _, i := range idx {
 			if i < 0 || i >= limit {
-				return fmt.Errorf("data set %q: %s split: %s index %d outside [0, %d)", d.Name, part.name, what, i, limit)
+				return fmt.Errorf("%s split: %s index %d outside [0, %d)", splitNames[p], what, i, limit)
 			}
+		}
+	}
+	for p := range 2 {
+		if len(parts[p]) == 0 {
+			return fmt.Errorf("%s split is empty: training needs at least one %s in the train and in the val split", splitNames[p], what)
+		}
+	}
+	// owner[i] is 1 + the part holding index i, or 0.
+	owner := make([]uint8, limit)
+	for p, idx := range parts {
+		for k, i := range idx {
+			if q := owner[i]; q != 0 {
+				first := slices.Index(parts[q-1], i)
+				if int(q-1) == p {
+					return fmt.Errorf("%s split: %s index %d appears twice (positions %d and %d); a split lists each %s once", splitNames[p], what, i, first, k, what)
+				}
+				return fmt.Errorf("%s index %d is in both the %s split (position %d) and the %s split (position %d); the splits must not overlap",
+					what, i, splitNames[q-1], first, splitNames[p], k)
+			}
+			owner[i] = uint8(p + 1)
 		}
 	}
 	return nil
@@ -228,6 +292,9 @@ func (f *Features) validate(field string, rows int) error {
 	}
 	if f.Rows != rows {
 		return fmt.Errorf("%s: %d rows, want %d", field, f.Rows, rows)
+	}
+	if f.Cols < 1 {
+		return fmt.Errorf("%s: %d columns; a feature matrix needs at least one (NoFeatures stands for none)", field, f.Cols)
 	}
 	switch f.Kind {
 	case Dense:

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -17,17 +18,28 @@ import (
 // directory of comma-separated text files (each may also be gzip-compressed, named with
 // a further ".gz"):
 //
-//   - nodes.csv (required): row i describes node i: its class label (an integer ≥ 0)
-//     followed by any number of numeric node features, the same number on every row.
+//   - nodes.csv (required): row i describes node i: its class label followed by any
+//     number of numeric node features, the same number on every row. A label is a 0-based
+//     class index: an integer (written "3" or "3.0") in [0, MaxClasses) and below the
+//     number of nodes; the data set has 1 + the largest label classes. There is no
+//     "unlabelled" marker: every node needs a label.
 //   - edges.csv (required): one undirected edge per row: two node indices (0-based)
 //     followed by any number of numeric edge features, the same number on every row. Each
 //     edge is stored in both directions with its features; a self loop is stored once.
+//     The file may hold no edges: a graph of isolated nodes is valid.
 //   - train.csv, val.csv, test.csv (optional, all three or none): one node index per row.
-//     Without them the nodes are split 60/20/20 at random, drawn from seed.
+//     Each must list at least one node (an empty test split would report a test metric
+//     of 0), no file may list a node twice, and no node may be in two files. Without
+//     them the nodes are split 60/20/20 at random, drawn from seed.
 //
-// In every file, blank lines and lines starting with '#' are ignored, and a first line
-// whose first field is not a number is taken as a header and skipped. Features must be
-// finite. Errors name the file and line.
+// Every file is read by the same rules. A UTF-8 byte order mark at the start of the file
+// is dropped (a UTF-16 file is an error). Blank lines and lines starting with '#' are
+// ignored. The first remaining row is a header, and skipped, exactly when none of its
+// fields is a number (as strconv.ParseFloat reads numbers, so "nan" and "inf" count as
+// numbers): "label,f1,f2" and "src,dst" are headers, "0,1.5,2" is data, and a row that
+// mixes numbers and text, such as "x,1,2" or "label,0", is data and fails on its first
+// field that is not a valid value. No later row is a header. Features must be finite.
+// Errors name the file and line, and the field or node where there is one.
 func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 	path, err := findText(dir, "nodes.csv")
 	if err != nil {
@@ -59,7 +71,7 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 	}
 	d := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Task: NodeClassification,
 		NumClasses: numClasses, Transductive: true, Graphs: []Graph{g}}
-	var parts [3][]int
+	var parts [3]*splitFile
 	found := 0
 	for i, part := range []string{"train.csv", "val.csv", "test.csv"} {
 		path, err := findText(dir, part)
@@ -70,8 +82,8 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 			return nil, err
 		}
 		found++
-		if parts[i], err = readFile(path, func(r io.Reader, name string) ([]int, error) {
-			return readIndexCSV(r, name, n)
+		if parts[i], err = readFile(path, func(r io.Reader, name string) (*splitFile, error) {
+			return readSplitFile(r, name, n)
 		}); err != nil {
 			return nil, err
 		}
@@ -82,7 +94,10 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 			return nil, err
 		}
 	case 3:
-		d.Split = Split{Train: parts[0], Val: parts[1], Test: parts[2]}
+		if err := checkDisjoint(parts, n); err != nil {
+			return nil, err
+		}
+		d.Split = Split{Train: parts[0].idx, Val: parts[1].idx, Test: parts[2].idx}
 	default:
 		return nil, fmt.Errorf("%s: found %d of the split files train.csv, val.csv, test.csv; give all three or none", dir, found)
 	}
@@ -125,13 +140,18 @@ func readFile[T any](path string, read func(r io.Reader, name string) (T, error)
 	return read(r, path)
 }
 
-// csvReader reads comma-separated lines, skipping blank and '#' lines, and counts lines
-// for error messages.
+// csvReader reads comma-separated lines, skipping blank and '#' lines and a UTF-8 byte
+// order mark at the start, and counts lines for error messages.
 type csvReader struct {
 	name   string
 	sc     *bufio.Scanner
 	line   int
 	fields []string
+	// rows counts the rows row has returned or skipped as the header.
+	rows int
+	// mixedLine is the line of the first row when it mixes numbers and text (so it was
+	// read as data, not as a header), else 0.
+	mixedLine int
 }
 
 func newCSVReader(r io.Reader, name string) *csvReader {
@@ -140,12 +160,23 @@ func newCSVReader(r io.Reader, name string) *csvReader {
 	return &csvReader{name: name, sc: sc}
 }
 
+// utf8BOM is the UTF-8 encoding of U+FEFF, which some editors write at the start of a
+// text file.
+const utf8BOM = "\uFEFF"
+
 // next returns the fields of the next data line (valid until the following call), or
-// io.EOF at the end.
+// io.EOF at the end. It applies no header rule; see row.
 func (c *csvReader) next() ([]string, error) {
 	for c.sc.Scan() {
 		c.line++
-		text := strings.TrimSpace(c.sc.Text())
+		text := c.sc.Text()
+		if c.line == 1 {
+			if strings.HasPrefix(text, "\xff\xfe") || strings.HasPrefix(text, "\xfe\xff") {
+				return nil, fmt.Errorf("%s: the file is UTF-16 text (it starts with a UTF-16 byte order mark); save it as UTF-8", c.name)
+			}
+			text = strings.TrimPrefix(text, utf8BOM)
+		}
+		text = strings.TrimSpace(text)
 		if text == "" || text[0] == '#' {
 			continue
 		}
@@ -166,14 +197,45 @@ func (c *csvReader) next() ([]string, error) {
 	return nil, io.EOF
 }
 
-func (c *csvReader) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", c.name, c.line, fmt.Sprintf(format, args...))
+// row is next with the header rule: the first row is skipped as a header when none of
+// its fields is a number (see isNumber); a first row with a number in it is data.
+func (c *csvReader) row() ([]string, error) {
+	fields, err := c.next()
+	if err != nil {
+		return nil, err
+	}
+	c.rows++
+	if c.rows > 1 {
+		return fields, nil
+	}
+	numbers := 0
+	for _, f := range fields {
+		if isNumber(f) {
+			numbers++
+		}
+	}
+	switch {
+	case numbers == 0:
+		return c.row() // the header
+	case numbers < len(fields):
+		c.mixedLine = c.line
+	}
+	return fields, nil
 }
 
-// isHeader reports whether fields, the first data line, are column names.
-func isHeader(fields []string) bool {
-	_, err := strconv.ParseFloat(fields[0], 64)
-	return err != nil
+// isNumber reports whether field reads as a number (strconv.ParseFloat syntax, so "nan"
+// and "inf" are numbers, and so are values too large for a float64).
+func isNumber(field string) bool {
+	_, err := strconv.ParseFloat(field, 64)
+	return err == nil || errors.Is(err, strconv.ErrRange)
+}
+
+func (c *csvReader) errorf(format string, args ...any) error {
+	msg := fmt.Sprintf(format, args...)
+	if c.line == c.mixedLine {
+		msg += " (the first row mixes numbers and text, so it is data, not a header: a header row has no numeric field)"
+	}
+	return fmt.Errorf("%s:%d: %s", c.name, c.line, msg)
 }
 
 // index parses field i as a node index in [0, limit).
@@ -197,13 +259,40 @@ func (c *csvReader) float(fields []string, i int) (float32, error) {
 	return float32(v), nil
 }
 
-// label parses field i as a class label: a non-negative integer (written "3" or "3.0").
-func (c *csvReader) label(fields []string, i int) (int32, error) {
+// label parses field i, node's label, as a class label: an integer (written "3" or
+// "3.0") in [0, MaxClasses).
+func (c *csvReader) label(fields []string, i, node int) (int32, error) {
 	v, err := strconv.ParseFloat(fields[i], 64)
-	if err != nil || v < 0 || v != math.Trunc(v) || v > math.MaxInt32 {
-		return 0, c.errorf("field %d: label %q is not an integer ≥ 0", i+1, fields[i])
+	if err != nil || !(v >= 0) || v != math.Trunc(v) {
+		return 0, c.errorf("node %d: field %d: label %q is not an integer ≥ 0", node, i+1, fields[i])
+	}
+	if v >= MaxClasses {
+		return 0, c.errorf("node %d: field %d: label %s is not below MaxClasses = %d (labels are 0-based class indices)", node, i+1, fields[i], MaxClasses)
 	}
 	return int32(v), nil
+}
+
+// labelStats tracks the largest label read and where, to check it against the node
+// count once that is known.
+type labelStats struct {
+	max, node, line int
+}
+
+func (s *labelStats) add(y int32, node, line int) {
+	if node == 0 || int(y) > s.max {
+		*s = labelStats{int(y), node, line}
+	}
+}
+
+// check fails when the largest label is not below the n nodes read from name: the
+// labels of a transductive graph are 0-based class indices, and n nodes show at most n
+// classes.
+func (s *labelStats) check(name string, n int) error {
+	if s.max >= n {
+		return fmt.Errorf("%s:%d: node %d: label %d is not below the node count %d (labels are 0-based class indices, and %d nodes hold at most %d classes)",
+			name, s.line, s.node, s.max, n, n, n)
+	}
+	return nil
 }
 
 // edgeList is an edges.csv file: undirected edges with optional dense features.
@@ -218,16 +307,13 @@ type edgeList struct {
 func readEdgeCSV(r io.Reader, name string) (*edgeList, error) {
 	c := newCSVReader(r, name)
 	el := &edgeList{cols: -1}
-	for first := true; ; first = false {
-		fields, err := c.next()
+	for {
+		fields, err := c.row()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
-		}
-		if first && isHeader(fields) {
-			continue
 		}
 		if len(fields) < 2 {
 			return nil, c.errorf("%d fields, want source,destination[,features…]", len(fields))
@@ -296,21 +382,20 @@ type nodeTable struct {
 	feat   Features
 }
 
-// readNodeCSV reads nodes.csv rows "label[,features…]".
+// readNodeCSV reads nodes.csv rows "label[,features…]": at least one node, each label an
+// integer in [0, MaxClasses) and below the number of nodes.
 func readNodeCSV(r io.Reader, name string) (*nodeTable, error) {
 	c := newCSVReader(r, name)
 	var labels []int32
+	var stats labelStats
 	feat := Features{Cols: -1}
-	for first := true; ; first = false {
-		fields, err := c.next()
+	for {
+		fields, err := c.row()
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, err
-		}
-		if first && isHeader(fields) {
-			continue
 		}
 		if feat.Cols < 0 {
 			feat.Cols = len(fields) - 1
@@ -320,10 +405,11 @@ func readNodeCSV(r io.Reader, name string) (*nodeTable, error) {
 		if len(labels) == maxNodes {
 			return nil, c.errorf("more than %d nodes", maxNodes)
 		}
-		y, err := c.label(fields, 0)
+		y, err := c.label(fields, 0, len(labels))
 		if err != nil {
 			return nil, err
 		}
+		stats.add(y, len(labels), c.line)
 		labels = append(labels, y)
 		for i := 1; i < len(fields); i++ {
 			x, err := c.float(fields, i)
@@ -334,7 +420,10 @@ func readNodeCSV(r io.Reader, name string) (*nodeTable, error) {
 		}
 	}
 	if len(labels) == 0 {
-		return nil, fmt.Errorf("%s: no nodes", name)
+		return nil, fmt.Errorf("%s: no nodes (a graph needs at least one node)", name)
+	}
+	if err := stats.check(name, len(labels)); err != nil {
+		return nil, err
 	}
 	if feat.Cols > 0 {
 		feat.Kind, feat.Rows = Dense, len(labels)
@@ -344,28 +433,70 @@ func readNodeCSV(r io.Reader, name string) (*nodeTable, error) {
 	return &nodeTable{labels, feat}, nil
 }
 
-// readIndexCSV reads one index in [0, n) per line.
-func readIndexCSV(r io.Reader, name string, n int) ([]int, error) {
+// readIndexCSV reads one index in [0, n) per row (the first row a header when it is
+// not a number) and returns them with their lines.
+func readIndexCSV(r io.Reader, name string, n int) (idx, lines []int, err error) {
 	c := newCSVReader(r, name)
-	idx := []int{}
-	for first := true; ; first = false {
-		fields, err := c.next()
+	idx = []int{}
+	for {
+		fields, err := c.row()
 		if err == io.EOF {
-			return idx, nil
+			return idx, lines, nil
 		}
 		if err != nil {
-			return nil, err
-		}
-		if first && isHeader(fields) {
-			continue
+			return nil, nil, err
 		}
 		if len(fields) != 1 {
-			return nil, c.errorf("%d fields, want one index", len(fields))
+			return nil, nil, c.errorf("%d fields, want one index", len(fields))
 		}
 		v, err := c.index(fields, 0, n)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		idx = append(idx, int(v))
+		idx, lines = append(idx, int(v)), append(lines, c.line)
 	}
+}
+
+// splitFile is a split file: its node indices, each with its line.
+type splitFile struct {
+	name  string
+	idx   []int
+	lines []int
+}
+
+// readSplitFile reads a split file: one node index in [0, n) per row (the first row a
+// header when it is not a number), at least one, none repeated.
+func readSplitFile(r io.Reader, name string, n int) (*splitFile, error) {
+	idx, lines, err := readIndexCSV(r, name, n)
+	if err != nil {
+		return nil, err
+	}
+	if len(idx) == 0 {
+		return nil, fmt.Errorf("%s: no node indices: the split is empty (a split file must list at least one node; an empty test split would report a test metric of 0)", name)
+	}
+	firstLine := make(map[int]int, len(idx))
+	for k, v := range idx {
+		if first, ok := firstLine[v]; ok {
+			return nil, fmt.Errorf("%s:%d: node %d repeats line %d; a split file lists each node once", name, lines[k], v, first)
+		}
+		firstLine[v] = lines[k]
+	}
+	return &splitFile{name: name, idx: idx, lines: lines}, nil
+}
+
+// checkDisjoint fails when a node of [0, n) is in two of the train, val and test split
+// files, naming both files and lines.
+func checkDisjoint(parts [3]*splitFile, n int) error {
+	owner := make([]uint8, n) // 1 + the part holding the node, or 0
+	for p, f := range parts {
+		for k, i := range f.idx {
+			if q := owner[i]; q != 0 && int(q-1) != p {
+				o := parts[q-1]
+				return fmt.Errorf("%s:%d: node %d is also in the %s split (%s:%d); the train, val and test splits must not overlap",
+					f.name, f.lines[k], i, splitNames[q-1], o.name, o.lines[slices.Index(o.idx, i)])
+			}
+			owner[i] = uint8(p + 1)
+		}
+	}
+	return nil
 }

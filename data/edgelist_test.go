@@ -52,17 +52,18 @@ func TestLoadEdgeListDir(t *testing.T) {
 		t.Errorf("name %q, %d classes, split %+v", d.Name, d.NumClasses, d.Split)
 	}
 
-	// Given split files (one compressed), no features, no header.
+	// Given split files (one compressed), no features, no header. (The test split is not
+	// empty: an empty split file is an error, see TestLoadEdgeListDirSplits.)
 	d, err = LoadEdgeListDir(writeEdgeListDir(t, map[string]string{
-		"nodes.csv": "0\n1\n1\n", "edges.csv": "0,1\n1,2\n",
-		"train.csv": "0\n2\n", "val.csv.gz": "1\n", "test.csv": "",
+		"nodes.csv": "0\n1\n1\n0\n", "edges.csv": "0,1\n1,2\n",
+		"train.csv": "0\n2\n", "val.csv.gz": "1\n", "test.csv": "3\n",
 	}), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	g = d.Graphs[0]
 	if g.Node.Kind != NoFeatures || g.Edge.Kind != NoFeatures || len(g.Src) != 4 ||
-		!reflect.DeepEqual(d.Split, Split{Train: []int{0, 2}, Val: []int{1}, Test: []int{}}) {
+		!reflect.DeepEqual(d.Split, Split{Train: []int{0, 2}, Val: []int{1}, Test: []int{3}}) {
 		t.Errorf("graph %+v split %+v", g, d.Split)
 	}
 }

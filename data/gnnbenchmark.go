@@ -5,6 +5,8 @@ import (
 	"math"
 	"path/filepath"
 	"strings"
+
+	"github.com/gexph/gexph/data/npy"
 )
 
 // LoadGNNBenchmark loads a transductive node classification data set in the npz format of
@@ -16,10 +18,12 @@ import (
 // attr_* matrix made binary, every positive entry set to 1, as PyTorch Geometric (on
 // which the paper's code runs) reads these files: the Coauthor sets store keyword counts
 // (CS up to 10 and more), the other sets are binary already. The split is a random
-// 60/20/20 split of the nodes drawn from seed. An empty name is taken from the file
-// name.
+// 60/20/20 split of the nodes drawn from seed (see RandomSplit), which needs a component
+// of at least 3 nodes. Labels are 0-based class indices in [0, MaxClasses) and below
+// the number of nodes of the file's graph; the attr_* matrix needs at least one column.
+// An empty name is taken from the file name.
 func LoadGNNBenchmark(path, name string, seed uint64) (*Dataset, error) {
-	z, err := ReadNPZFile(path)
+	z, err := npy.ReadNPZFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -29,7 +33,7 @@ func LoadGNNBenchmark(path, name string, seed uint64) (*Dataset, error) {
 	return gnnBenchmarkFromNPZ(z, name, seed)
 }
 
-func gnnBenchmarkFromNPZ(z *NPZ, name string, seed uint64) (*Dataset, error) {
+func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, seed uint64) (*Dataset, error) {
 	adj, err := readCSR(z, "adj")
 	if err != nil {
 		return nil, err
@@ -44,6 +48,9 @@ func gnnBenchmarkFromNPZ(z *NPZ, name string, seed uint64) (*Dataset, error) {
 	attr, err := readCSR(z, "attr")
 	if err != nil {
 		return nil, err
+	}
+	if attr.cols == 0 {
+		return nil, fmt.Errorf("%s: entry attr_shape: the feature matrix is %d×0, with no columns; a node feature matrix needs at least one", z.Name, attr.rows)
 	}
 	if attr.rows != n {
 		return nil, fmt.Errorf("%s: entry attr_shape: %d feature rows for %d nodes", z.Name, attr.rows, n)
@@ -71,8 +78,13 @@ func gnnBenchmarkFromNPZ(z *NPZ, name string, seed uint64) (*Dataset, error) {
 	}
 	numClasses := 0
 	for i, y := range labels {
-		if y < 0 {
+		switch {
+		case y < 0:
 			return nil, fmt.Errorf("%s: entry labels: node %d has negative label %d", z.Name, i, y)
+		case y >= MaxClasses:
+			return nil, fmt.Errorf("%s: entry labels: node %d has label %d, not below MaxClasses = %d (labels are 0-based class indices)", z.Name, i, y, MaxClasses)
+		case int(y) >= n:
+			return nil, fmt.Errorf("%s: entry labels: node %d has label %d, not below the node count %d (labels are 0-based class indices, and %d nodes hold at most %d classes)", z.Name, i, y, n, n, n)
 		}
 		numClasses = max(numClasses, int(y)+1)
 	}
@@ -94,6 +106,10 @@ func gnnBenchmarkFromNPZ(z *NPZ, name string, seed uint64) (*Dataset, error) {
 	g, _, err := LargestComponent(&full)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", z.Name, err)
+	}
+	if g.NumNodes < 3 {
+		return nil, fmt.Errorf("%s: the largest connected component has %d node(s) (the graph has %d undirected edges), too few for a train/val/test split",
+			z.Name, g.NumNodes, len(src)/2)
 	}
 	split, err := RandomSplit(g.NumNodes, 0.6, 0.2, seed)
 	if err != nil {
@@ -117,8 +133,8 @@ type csrMatrix struct {
 
 // readCSR reads and checks a CSR matrix: shape of two sizes, indptr of rows+1
 // non-decreasing offsets from 0 to nnz, indices in [0, cols), one value per index.
-func readCSR(z *NPZ, prefix string) (*csrMatrix, error) {
-	entry := func(suffix string) (*NPYArray, string, error) {
+func readCSR(z *npy.NPZ, prefix string) (*csrMatrix, error) {
+	entry := func(suffix string) (*npy.Array, string, error) {
 		name := prefix + "_" + suffix
 		a, err := z.Array(name)
 		if err == nil && len(a.Shape) != 1 {

@@ -8,7 +8,31 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/data/internal/npytest"
+	"github.com/gexph/gexph/data/npy"
 )
+
+// Shorthands for the .npy writers of npytest.
+var (
+	npyBytes = npytest.NPY
+	npyOf    = npytest.Of
+)
+
+// npzEntry is one member of an archive written by zipBytes.
+type npzEntry struct {
+	name string
+	data []byte
+}
+
+// zipBytes writes a zip archive of the entries (stored, or deflated when compress is set).
+func zipBytes(compress bool, entries ...npzEntry) []byte {
+	members := make([]npytest.Entry, len(entries))
+	for i, e := range entries {
+		members[i] = npytest.Entry{Name: e.name, Data: e.data}
+	}
+	return npytest.Zip(compress, members...)
+}
 
 // TestLoadGNNBenchmarkPaperCounts checks the node and edge counts of the paper's Table 7
 // (largest connected component, undirected edges counted once) and feature/class counts.
@@ -250,12 +274,12 @@ func TestLoadGNNBenchmarkErrors(t *testing.T) {
 }
 
 func TestReadNPZSkipsPickled(t *testing.T) {
-	z, err := ReadNPZ(bytes.NewReader(zipBytes(false, tinyGNN()...)), 0, "x.npz")
+	z, err := npy.ReadNPZ(bytes.NewReader(zipBytes(false, tinyGNN()...)), 0, "x.npz")
 	if err == nil {
 		t.Fatalf("size 0 accepted: %v", z)
 	}
 	b := zipBytes(false, tinyGNN()...)
-	if z, err = ReadNPZ(bytes.NewReader(b), int64(len(b)), "x.npz"); err != nil {
+	if z, err = npy.ReadNPZ(bytes.NewReader(b), int64(len(b)), "x.npz"); err != nil {
 		t.Fatal(err)
 	}
 	if len(z.Arrays) != 9 || z.Skipped["class_names"] == nil {

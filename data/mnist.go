@@ -10,13 +10,16 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/gexph/gexph/data/superpixel"
 )
 
 // MNIST superpixel graphs as in benchmarking-gnns: SLIC with compactness 0.25, at
 // most 75 superpixels per 28×28 grey image (asking for 95, then one fewer each time),
-// node features (mean intensity, row/28, column/28), 8-NN edges; see superpixel.go
-// for the construction. Split as in benchmarking-gnns: validation = the first 5,000
-// training images, training = the other 55,000, test = the 10,000 test images.
+// node features (mean intensity, row/28, column/28), 8-NN edges; see package
+// superpixel for the construction. Split as in benchmarking-gnns: validation = the
+// first 5,000 training images, training = the other 55,000, test = the 10,000 test
+// images.
 
 // MNIST file names inside the data directory.
 const (
@@ -47,9 +50,11 @@ func MNISTBatchPNG(b int) string { return fmt.Sprintf("mnist_batch_%d.png", b) }
 // images per PNG, one per row of 784 grey pixels; the PNG holds original−1 floored at
 // 0, so a PNG value p ≥ 1 is read as p+1 and 0 as 0, though 0 may also have been 1),
 // the test images from t10k-images-idx3-ubyte.gz and the labels from the IDX label
-// files. Graphs are ordered validation, training, test (see the notes at the top of
-// this file for the split and superpixel.go for the graphs). The options cap the 55,000 training, 5,000 validation and
-// 10,000 test images. Errors name the file at fault.
+// files. Graphs are ordered validation, training, test: validation = the first 5,000
+// training images, training = the other 55,000, test = the 10,000 test images, as in
+// benchmarking-gnns; each is the superpixel graph of superpixel.MNISTSpec (see
+// package superpixel) labelled with its digit. The options cap the 55,000 training,
+// 5,000 validation and 10,000 test images. Errors name the file at fault.
 func LoadMNISTSuperpixels(dir string, opts SuperpixelOptions) (*Dataset, error) {
 	nTrain, nVal, nTest, err := opts.sizes("mnist", mnistTrainCount-mnistValCount, mnistValCount, mnistTestCount)
 	if err != nil {
@@ -101,7 +106,10 @@ func LoadMNISTSuperpixels(dir string, opts SuperpixelOptions) (*Dataset, error) 
 		}
 	}
 
-	graphs := superpixelGraphs(mnistSuperpixels(), images, labels, opts.Workers)
+	graphs, err := superpixelGraphs(superpixel.MNISTSpec(), images, labels, opts.Workers)
+	if err != nil {
+		return nil, fmt.Errorf("mnist: %w", err)
+	}
 	split := Split{Val: seq(0, nVal), Train: seq(nVal, nVal+nTrain), Test: seq(nVal+nTrain, len(images))}
 	return &Dataset{Name: "mnist", Task: GraphClassification, NumClasses: 10, Graphs: graphs, Split: split}, nil
 }

@@ -7,7 +7,6 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -15,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/data/superpixel"
 )
 
 func TestMNISTPNGMatchesIDX(t *testing.T) {
@@ -79,7 +80,7 @@ func TestMNISTLabelsMatchJS(t *testing.T) {
 func checkSuperpixelGraph(t *testing.T, gi int, g *Graph) {
 	t.Helper()
 	n := g.NumNodes
-	if n < 1 || n > mnistSuperpixels().maxSegments {
+	if n < 1 || n > superpixel.MNISTSpec().MaxSegments {
 		t.Fatalf("graph %d: %d nodes, want 1..75", gi, n)
 	}
 	if g.Node.Kind != Dense || g.Node.Cols != 3 || g.Edge.Kind != Dense || g.Edge.Cols != 1 {
@@ -163,85 +164,6 @@ func TestLoadMNISTSuperpixelsDeterministic(t *testing.T) {
 	}
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("results depend on the number of workers")
-	}
-}
-
-func TestSuperpixelGraphOfBlankImage(t *testing.T) {
-	// A blank image: the 9×9 grid (asked 95..65 segments) keeps 81 > 75 segments, the
-	// 7×7 grid (asked 64) gives 49; all intensities 0, 8 out-edges per node.
-	sp := superpixelizer{spec: mnistSuperpixels()}
-	g := sp.graph(make([]byte, mnistPixels))
-	if g.NumNodes != 49 || len(g.Src) != 49*8 {
-		t.Fatalf("%d nodes, %d edges; want 49, 392", g.NumNodes, len(g.Src))
-	}
-	checkSuperpixelGraph(t, 0, &g)
-	for k := range 49 {
-		if g.Node.Dense[3*k] != 0 {
-			t.Fatalf("node %d intensity %v", k, g.Node.Dense[3*k])
-		}
-	}
-}
-
-func TestSuperpixelKNNWeights(t *testing.T) {
-	// Check edge weights against the formula recomputed from the node centres.
-	sp := superpixelizer{spec: mnistSuperpixels()}
-	img := make([]byte, mnistPixels)
-	for p := range img {
-		if y, x := p/28, p%28; (y-14)*(y-14)+(x-14)*(x-14) < 64 {
-			img[p] = 200
-		}
-	}
-	g := sp.graph(img)
-	n := g.NumNodes
-	dist := func(i, j int) float64 {
-		dy := float64(g.Node.Dense[3*i+1] - g.Node.Dense[3*j+1])
-		dx := float64(g.Node.Dense[3*i+2] - g.Node.Dense[3*j+2])
-		return math.Hypot(dy, dx)
-	}
-	sigma := make([]float64, n)
-	for i := range n {
-		var ds []float64
-		for j := range n {
-			ds = append(ds, dist(i, j))
-		}
-		// sum of the 9 smallest by repeated minimum extraction
-		total := 0.0
-		for range 9 {
-			m := 0
-			for j := range ds {
-				if ds[j] < ds[m] {
-					m = j
-				}
-			}
-			total += ds[m]
-			ds[m] = math.Inf(1)
-		}
-		sigma[i] = total/8 + 1e-8
-	}
-	for e := range g.Src {
-		i, j := int(g.Src[e]), int(g.Dst[e])
-		d := dist(i, j)
-		want := 0.5 * (math.Exp(-(d/sigma[i])*(d/sigma[i])) + math.Exp(-(d/sigma[j])*(d/sigma[j])))
-		if math.Abs(float64(g.Edge.Dense[e])-want) > 1e-5 {
-			t.Fatalf("edge %d→%d weight %v, want %v", i, j, g.Edge.Dense[e], want)
-		}
-		// no unchosen node may be more similar than the chosen ones
-		for o := range n {
-			if o == i || o == j {
-				continue
-			}
-			chosen := false
-			for f := range g.Src {
-				if int(g.Src[f]) == i && int(g.Dst[f]) == o {
-					chosen = true
-				}
-			}
-			do := dist(i, o)
-			wo := 0.5 * (math.Exp(-(do/sigma[i])*(do/sigma[i])) + math.Exp(-(do/sigma[o])*(do/sigma[o])))
-			if !chosen && wo > want+1e-9 {
-				t.Fatalf("node %d: unchosen %d (weight %v) beats chosen %d (%v)", i, o, wo, j, want)
-			}
-		}
 	}
 }
 
@@ -369,10 +291,13 @@ func BenchmarkMNISTSuperpixelGraphs(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	sp := superpixelizer{spec: mnistSuperpixels()}
+	sp, err := superpixel.NewBuilder(superpixel.MNISTSpec())
+	if err != nil {
+		b.Fatal(err)
+	}
 	for b.Loop() {
 		for _, im := range imgs {
-			sp.graph(im)
+			superpixelGraph(sp, im)
 		}
 	}
 }
@@ -384,45 +309,6 @@ func BenchmarkLoadMNISTSuperpixels1000(b *testing.B) {
 	for b.Loop() {
 		if _, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxVal: 1000, MaxTrain: 1, MaxTest: 1}); err != nil {
 			b.Fatal(err)
-		}
-	}
-}
-
-func TestMNISTSuperpixelsMatchReference(t *testing.T) {
-	// testdata/mnist_slic_reference.bin.gz: for each of the first 20 test images, the
-	// segment count (1 byte) and the 784 labels (1 byte each) extract_superpixels.py
-	// gives: skimage.segmentation.slic on the /255 float32 image as float64,
-	// compactness 0.25, asking for 95, 94, … segments until at most 75 come out,
-	// connectivity sizes from the requested count (the 0.14–0.16 behaviour); computed
-	// with scikit-image 0.19.3's _slic_cython and _enforce_label_connectivity_cython.
-	images, err := readIDXFile(filepath.Join(sharedData(t, "mnist"), MNISTTestImages), 3, mnistTestCount)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.Open(filepath.Join("testdata", "mnist_slic_reference.bin.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ref, err := io.ReadAll(zr)
-	if err != nil || len(ref) != 20*(1+mnistPixels) {
-		t.Fatalf("reference: %d bytes, %v", len(ref), err)
-	}
-	sp := superpixelizer{spec: mnistSuperpixels()}
-	for k := range 20 {
-		r := ref[k*(1+mnistPixels) : (k+1)*(1+mnistPixels)]
-		g := sp.graph(images[k*mnistPixels : (k+1)*mnistPixels])
-		if g.NumNodes != int(r[0]) {
-			t.Fatalf("image %d: %d superpixels, reference %d", k, g.NumNodes, r[0])
-		}
-		for p, l := range sp.labels {
-			if l != int32(r[1+p]) {
-				t.Fatalf("image %d: pixel %d label %d, reference %d", k, p, l, r[1+p])
-			}
 		}
 	}
 }

@@ -21,8 +21,12 @@ import (
 //
 // Edges are made undirected, as graph transformers use these graphs: self loops and
 // duplicates are dropped and every edge is stored in both directions. The data set is
-// named after the directory ("ogbn_arxiv" becomes "ogbn-arxiv"). Errors name the file
-// and line.
+// named after the directory ("ogbn_arxiv" becomes "ogbn-arxiv"). The files are read as
+// LoadEdgeListDir reads its own (a UTF-8 byte order mark is dropped, blank and '#' lines
+// are skipped), but only the split files may start with a header row. A label is a 0-based
+// class index in [0, MaxClasses) and below the number of nodes; a graph without edges is
+// valid; each split file must list at least one node, none twice, and no node may be in
+// two splits. Errors name the file and line.
 func LoadOGBNode(dir string) (*Dataset, error) {
 	raw := filepath.Join(dir, "raw")
 	labels, err := readFile(filepath.Join(raw, "node-label.csv.gz"), readLabelColumn)
@@ -33,7 +37,8 @@ func LoadOGBNode(dir string) (*Dataset, error) {
 	countPath := filepath.Join(raw, "num-node-list.csv.gz")
 	if _, err := os.Stat(countPath); err == nil {
 		counts, err := readFile(countPath, func(r io.Reader, name string) ([]int, error) {
-			return readIndexCSV(r, name, maxNodes)
+			counts, _, err := readIndexCSV(r, name, maxNodes)
+			return counts, err
 		})
 		if err != nil {
 			return nil, err
@@ -71,16 +76,18 @@ func LoadOGBNode(dir string) (*Dataset, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, part := range []struct {
-		file string
-		dst  *[]int
-	}{{"train.csv.gz", &d.Split.Train}, {"valid.csv.gz", &d.Split.Val}, {"test.csv.gz", &d.Split.Test}} {
-		if *part.dst, err = readFile(filepath.Join(splitDir, part.file), func(r io.Reader, name string) ([]int, error) {
-			return readIndexCSV(r, name, n)
+	var parts [3]*splitFile
+	for i, file := range []string{"train.csv.gz", "valid.csv.gz", "test.csv.gz"} {
+		if parts[i], err = readFile(filepath.Join(splitDir, file), func(r io.Reader, name string) (*splitFile, error) {
+			return readSplitFile(r, name, n)
 		}); err != nil {
 			return nil, err
 		}
 	}
+	if err := checkDisjoint(parts, n); err != nil {
+		return nil, err
+	}
+	d.Split = Split{Train: parts[0].idx, Val: parts[1].idx, Test: parts[2].idx}
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", dir, err)
 	}
@@ -107,10 +114,12 @@ func ogbSplitDir(dir string) (string, error) {
 	return filepath.Join(splitRoot, names[0]), nil
 }
 
-// readLabelColumn reads one class label per line.
+// readLabelColumn reads one class label per line: at least one, each an integer in
+// [0, MaxClasses) and below the number of labels (of nodes).
 func readLabelColumn(r io.Reader, name string) ([]int32, error) {
 	c := newCSVReader(r, name)
 	var labels []int32
+	var stats labelStats
 	for {
 		fields, err := c.next()
 		if err == io.EOF {
@@ -125,14 +134,18 @@ func readLabelColumn(r io.Reader, name string) ([]int32, error) {
 		if len(labels) == maxNodes {
 			return nil, c.errorf("more than %d nodes", maxNodes)
 		}
-		y, err := c.label(fields, 0)
+		y, err := c.label(fields, 0, len(labels))
 		if err != nil {
 			return nil, err
 		}
+		stats.add(y, len(labels), c.line)
 		labels = append(labels, y)
 	}
 	if len(labels) == 0 {
-		return nil, fmt.Errorf("%s: no labels", name)
+		return nil, fmt.Errorf("%s: no labels (a graph needs at least one node)", name)
+	}
+	if err := stats.check(name, len(labels)); err != nil {
+		return nil, err
 	}
 	return labels, nil
 }
@@ -167,6 +180,9 @@ func readDenseCSV(r io.Reader, name string, n int) (Features, error) {
 			}
 			f.Dense = append(f.Dense, x)
 		}
+	}
+	if rows == 0 {
+		return Features{}, fmt.Errorf("%s: no feature rows, so no feature columns; remove the file for a graph without node features, or give one row per node (%d)", name, n)
 	}
 	if rows != n {
 		return Features{}, fmt.Errorf("%s: %d feature rows for %d nodes", name, rows, n)

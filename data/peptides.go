@@ -16,6 +16,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/gexph/gexph/data/smiles"
 )
 
 // LRGB peptide file names inside the data set directories.
@@ -61,9 +63,9 @@ func peptidesStruct() peptidesKind {
 
 // LoadPeptidesFunc loads LRGB Peptides-func from dir: the molecules of
 // peptide_multi_class_dataset.csv.gz (columns "smiles" and "labels", the latter a
-// list of 10 binary labels) turned into graphs with OGB atom and bond features by
-// ParseSMILES (parsed in parallel, the result does not depend on the parallelism),
-// and the official split of splits_random_stratified_peptide.json (keys "train",
+// list of 10 binary labels), each parsed by smiles.Parse and turned into a graph with
+// OGB atom and bond features as OGB's smiles2graph does (in parallel; the result does
+// not depend on the parallelism), and the official split of splits_random_stratified_peptide.json (keys "train",
 // "val", "test": row indices). Task GraphMultiLabel with 10 labels as Targets.
 // Errors name the file and the line or key at fault.
 func LoadPeptidesFunc(dir string) (*Dataset, error) {
@@ -256,12 +258,12 @@ func peptideGraphs(path, name string, rows []peptideRow) ([]Graph, error) {
 				if i >= len(rows) {
 					return
 				}
-				m, err := ParseSMILES(rows[i].smiles)
+				m, err := smiles.Parse(rows[i].smiles)
 				if err != nil {
 					errs[i] = err
 					continue
 				}
-				graphs[i] = m.Graph()
+				graphs[i] = moleculeGraph(m)
 				graphs[i].Targets = rows[i].targets
 			}
 		}()
@@ -273,6 +275,34 @@ func peptideGraphs(path, name string, rows []peptideRow) ([]Graph, error) {
 		}
 	}
 	return graphs, nil
+}
+
+// moleculeGraph converts a molecule into a Graph as OGB's smiles2graph does: one node
+// per atom with the smiles.AtomFeatureCols categorical atom features, each bond stored
+// as two directed edges (Begin→End, then End→Begin) with the smiles.BondFeatureCols
+// categorical bond features.
+func moleculeGraph(m *smiles.Molecule) Graph {
+	n, nb := len(m.Atoms), len(m.Bonds)
+	const bcols = smiles.BondFeatureCols
+	bonds := m.BondFeatureRows()
+	g := Graph{
+		NumNodes: n,
+		Src:      make([]int32, 2*nb),
+		Dst:      make([]int32, 2*nb),
+		Node: Features{Kind: Categorical, Rows: n, Cols: smiles.AtomFeatureCols,
+			Categorical: m.AtomFeatureRows(), Cardinality: smiles.AtomFeatureDims()},
+		Edge: Features{Kind: Categorical, Rows: 2 * nb, Cols: bcols,
+			Categorical: make([]int32, 2*nb*bcols), Cardinality: smiles.BondFeatureDims()},
+	}
+	for b := range nb {
+		bd := &m.Bonds[b]
+		g.Src[2*b], g.Dst[2*b] = int32(bd.Begin), int32(bd.End)
+		g.Src[2*b+1], g.Dst[2*b+1] = int32(bd.End), int32(bd.Begin)
+		row := bonds[b*bcols : (b+1)*bcols]
+		copy(g.Edge.Categorical[2*b*bcols:], row)
+		copy(g.Edge.Categorical[(2*b+1)*bcols:], row)
+	}
+	return g
 }
 
 // readPeptideSplit reads the train/val/test index lists and checks them against n

@@ -14,6 +14,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat"
+
+	"github.com/gexph/gexph/data/smiles"
 )
 
 // countSMILESTokens counts atoms and bonds of a SMILES by plain tokenisation,
@@ -201,11 +203,11 @@ func BenchmarkParsePeptides(b *testing.B) {
 	}
 	for b.Loop() {
 		for _, r := range rows {
-			m, err := ParseSMILES(r.smiles)
+			m, err := smiles.Parse(r.smiles)
 			if err != nil {
 				b.Fatal(err)
 			}
-			_ = m.Graph()
+			_ = moleculeGraph(m)
 		}
 	}
 	b.ReportMetric(float64(len(rows)), "molecules")
@@ -282,15 +284,15 @@ func TestLoadPeptidesStructTiny(t *testing.T) {
 		t.Errorf("split %+v", ds.Split)
 	}
 	for i, smi := range structMolecules {
-		m, err := ParseSMILES(smi)
+		m, err := smiles.Parse(smi)
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := m.Graph()
+		want := moleculeGraph(m)
 		g := ds.Graphs[i]
 		g.Targets = nil
 		if !reflect.DeepEqual(g, want) {
-			t.Errorf("graph %d differs from ParseSMILES(%q).Graph()", i, smi)
+			t.Errorf("graph %d differs from moleculeGraph(smiles.Parse(%q))", i, smi)
 		}
 	}
 	// Each target column standardised: gonum's mean and unbiased deviation.
@@ -352,5 +354,47 @@ func TestLoadPeptidesStructErrors(t *testing.T) {
 			_, err := LoadPeptidesStruct(writePeptidesStruct(t, c.csv, c.split))
 			checkErr(t, err, append(c.want, "peptides-struct")...)
 		})
+	}
+}
+
+// moleculeGraphCases are molecules with rings, aromatic atoms, charges, isotopes,
+// stereo marks and several parts.
+var moleculeGraphCases = []string{"CCO", "c1ccccc1", "c1ccncc1", "Cn1cnc2c1c(=O)n(C)c(=O)n2C", "CC(=O)O",
+	"[NH4+]", "N[C@@H](C)C(=O)O", "C%10CCCCC%10", "O=C1NC(C(=O)O)CSSCC1N", "c1ccc2[nH]ccc2c1",
+	"ClCCBr", "C#N", "C=1CCCCC1", "[2H]C([2H])([2H])C", "Cc1c[nH+]c[nH]1", "F/C=C/F", "[Na+].[Cl-]"}
+
+func TestMoleculeGraph(t *testing.T) {
+	for _, smi := range moleculeGraphCases {
+		m, err := smiles.Parse(smi)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := moleculeGraph(m)
+		if err := g.Validate(); err != nil {
+			t.Errorf("%s: %v", smi, err)
+		}
+		if g.NumNodes != len(m.Atoms) || len(g.Src) != 2*len(m.Bonds) {
+			t.Errorf("%s: %d nodes %d edges for %d atoms %d bonds", smi, g.NumNodes, len(g.Src), len(m.Atoms), len(m.Bonds))
+		}
+		for e := 0; e < len(g.Src); e += 2 {
+			if g.Src[e] != g.Dst[e+1] || g.Dst[e] != g.Src[e+1] {
+				t.Errorf("%s: edges %d, %d are not a bond's two directions", smi, e, e+1)
+			}
+			if b := m.Bonds[e/2]; int(g.Src[e]) != b.Begin || int(g.Dst[e]) != b.End {
+				t.Errorf("%s: edge %d is %d→%d, bond %d joins %d–%d", smi, e, g.Src[e], g.Dst[e], e/2, b.Begin, b.End)
+			}
+			if !slices.Equal(g.Edge.Categorical[e*3:e*3+3], g.Edge.Categorical[e*3+3:e*3+6]) {
+				t.Errorf("%s: edges %d, %d carry different features", smi, e, e+1)
+			}
+			if f := m.BondFeatures(e / 2); !slices.Equal(g.Edge.Categorical[e*3:e*3+3], f[:]) {
+				t.Errorf("%s: edge %d features %v, bond %d has %v", smi, e, g.Edge.Categorical[e*3:e*3+3], e/2, f)
+			}
+		}
+		for i := range m.Atoms {
+			row := g.Node.Categorical[i*9 : i*9+9]
+			if h, deg := m.Atoms[i].TotalH(), m.TotalDegree(i); int(row[0]) != m.Atoms[i].AtomicNum-1 || int(row[4]) != h || int(row[2]) != deg {
+				t.Errorf("%s: atom %d features %v disagree with atomic number %d, H %d, degree %d", smi, i, row, m.Atoms[i].AtomicNum, h, deg)
+			}
+		}
 	}
 }

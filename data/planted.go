@@ -27,10 +27,11 @@ type PlantedPartitionOptions struct {
 	Seed uint64
 }
 
-// DefaultPlantedPartitionOptions returns the options of the scaling experiments: 5
-// communities, expected degree 10, homophily 0.8, 16 features with signal 0.5.
+// DefaultPlantedPartitionOptions returns the options of the scaling experiments (and of
+// Load's "planted:N"): 5 communities, expected degree 5, homophily 0.8, 16 features with
+// signal 0.5.
 func DefaultPlantedPartitionOptions(nodes int, seed uint64) PlantedPartitionOptions {
-	return PlantedPartitionOptions{Nodes: nodes, Classes: 5, AvgDegree: 10, Homophily: 0.8,
+	return PlantedPartitionOptions{Nodes: nodes, Classes: 5, AvgDegree: 5, Homophily: 0.8,
 		FeatureDim: 16, FeatureSignal: 0.5, Seed: seed}
 }
 

@@ -102,3 +102,22 @@ func TestPlantedPartitionBadOptions(t *testing.T) {
 		}
 	}
 }
+
+func TestLoadPlantedSpecIsTheScalingGraph(t *testing.T) {
+	got, err := Load("planted:3000", LoadOptions{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := GeneratePlantedPartition(DefaultPlantedPartitionOptions(3000, 4))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Graphs[0].Src, want.Graphs[0].Src) || !reflect.DeepEqual(got.Split, want.Split) {
+		t.Error(`Load("planted:3000") differs from GeneratePlantedPartition(DefaultPlantedPartitionOptions(3000, seed))`)
+	}
+	for _, bad := range []string{"planted:", "planted:x", "planted:1"} {
+		if _, err := Load(bad, LoadOptions{}); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

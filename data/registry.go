@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 )
 
@@ -97,7 +98,7 @@ func registry() []datasetEntry {
 			false, unsupportedLRGB("pascalvoc-sp", "PascalVOC-SP", "voc_superpixels_edge_wt_region_boundary.zip", true)},
 		{info("coco-sp", "LRGB COCO-SP superpixels, node classification (81 classes, F1): shipped as pickles, not readable; see the error for converting"),
 			false, unsupportedLRGB("coco-sp", "COCO-SP", "coco_superpixels_edge_wt_region_boundary.zip", true)},
-		{info("pcqm-contact", "LRGB PCQM-Contact molecules, link ranking (MRR): shipped as pickles, not readable"),
+		{info("pcqm-contact", "LRGB PCQM-Contact molecules, link ranking: shipped as pickles, and link tasks are not supported"),
 			false, unsupportedLRGB("pcqm-contact", "PCQM-Contact", "pcqm4m-v2-contact processed .pt files", false)},
 		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
 			"ogbn-arxiv", "ogbn_arxiv"),
@@ -141,7 +142,9 @@ func KnownDatasets() []DatasetInfo {
 
 // Load loads the data set named by spec: a registered name (see KnownDatasets), whose
 // files are looked up under the data root, or "npz:PATH" (a gnn-benchmark .npz or .zip),
-// "ogb:DIR" (an OGB node property directory) or "edgelist:DIR" (see LoadEdgeListDir).
+// "ogb:DIR" (an OGB node property directory), "edgelist:DIR" (see LoadEdgeListDir) or
+// "planted:N" (a generated planted-partition graph of N nodes with
+// DefaultPlantedPartitionOptions and opts.Seed, the scaling experiments' graph).
 // Data sets that are slow to build are kept in the cache, keyed by their files and
 // options.
 func Load(spec string, opts LoadOptions) (*Dataset, error) {
@@ -153,8 +156,14 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return LoadOGBNode(path) })
 		case "edgelist":
 			return LoadEdgeListDir(path, opts.Seed)
+		case "planted":
+			n, err := strconv.Atoi(path)
+			if err != nil {
+				return nil, fmt.Errorf("data set %q: want planted:N with a node count N, got %q", spec, path)
+			}
+			return GeneratePlantedPartition(DefaultPlantedPartitionOptions(n, opts.Seed))
 		}
-		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR or edgelist:DIR)", spec, kind)
+		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR, edgelist:DIR or planted:N)", spec, kind)
 	}
 	name := strings.ToLower(spec)
 	entries := registry()
@@ -173,7 +182,7 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		}
 		return loadCached(e.Name, path, e.cache, opts, func() (*Dataset, error) { return e.load(path, opts) })
 	}
-	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR or edgelist:DIR",
+	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR, edgelist:DIR or planted:N",
 		spec, strings.Join(names, ", "))
 }
 

@@ -9,7 +9,11 @@ import (
 
 // RandomSplit splits the indices 0..n-1 at random into training, validation and test
 // parts: ⌊trainFrac·n⌋ training and ⌊valFrac·n⌋ validation indices, the rest for testing.
-// Each part is sorted. The same n, fractions and seed always give the same split.
+// A part whose share is positive but rounds down to no index gets one, taken from the
+// largest part, when n is at least the number of parts with a positive share (for a
+// 60/20/20 split this changes only n = 3 and 4, split 1/1/1 and 2/1/1 instead of 1/0/2
+// and 2/0/2), so that no required part is empty when n allows. Each part is sorted. The
+// same n, fractions and seed always give the same split.
 func RandomSplit(n int, trainFrac, valFrac float64, seed uint64) (Split, error) {
 	if n < 0 {
 		return Split{}, fmt.Errorf("random split: negative size %d", n)
@@ -19,6 +23,32 @@ func RandomSplit(n int, trainFrac, valFrac float64, seed uint64) (Split, error) 
 	}
 	nTrain := int(math.Floor(trainFrac * float64(n)))
 	nVal := min(int(math.Floor(valFrac*float64(n))), n-nTrain)
+	counts := [3]int{nTrain, nVal, n - nTrain - nVal}
+	positive := [3]bool{trainFrac > 0, valFrac > 0, trainFrac+valFrac < 1}
+	need := 0
+	for _, p := range positive {
+		if p {
+			need++
+		}
+	}
+	if n >= need {
+		for p := range counts {
+			if !positive[p] || counts[p] > 0 {
+				continue
+			}
+			donor := 0
+			for q := range counts {
+				if counts[q] >= counts[donor] {
+					donor = q // the largest part, ties to the later one
+				}
+			}
+			if counts[donor] >= 2 {
+				counts[donor]--
+				counts[p]++
+			}
+		}
+	}
+	nTrain, nVal = counts[0], counts[1]
 	perm := newRNG(seed, streamSplit).Perm(n)
 	s := Split{
 		Train: perm[:nTrain:nTrain],

@@ -170,3 +170,71 @@ func (h *Interaction) CountByType() [NumEdgeTypes]int {
 func BuildInteraction(g InputGraph, opts InteractionOptions) (*Interaction, error) {
 	return BuildBatch([]InputGraph{g}, opts)
 }
+
+// Learned edge types. Interaction edges other than local ones carry no input
+// features; attention gives them learned embeddings, one per type, numbered for an
+// embedding table of NumLearnedEdgeTypes(k) rows with k virtual nodes per graph:
+//
+//	0        expander edges
+//	1 + 2t   real node → virtual node t
+//	2 + 2t   virtual node t → real node
+//
+// LearnedEdgeType returns the number of type t (an edge of virtual node virtual for
+// the global types; virtual is ignored otherwise), or −1 for EdgeLocal.
+func LearnedEdgeType(t EdgeType, virtual int) int32 {
+	switch t {
+	case EdgeExpander:
+		return 0
+	case EdgeGlobalIn:
+		return int32(1 + 2*virtual)
+	case EdgeGlobalOut:
+		return int32(2 + 2*virtual)
+	}
+	return -1
+}
+
+// NumLearnedEdgeTypes is the number of learned edge types with virtualPerGraph virtual
+// nodes per graph: one for expander edges and two per virtual node.
+func NumLearnedEdgeTypes(virtualPerGraph int) int { return 1 + 2*virtualPerGraph }
+
+// EdgeSources returns, for every edge, where its attention embedding comes from: the
+// input edge it came from (LocalEdge, ≥ 0) for a local edge, or −1 − LearnedEdgeType for
+// the others. These are the source codes of layers.MixedEdgeTable.
+func (h *Interaction) EdgeSources() ([]int32, error) {
+	out := make([]int32, len(h.Src))
+	for e, t := range h.Type {
+		switch EdgeType(t) {
+		case EdgeLocal:
+			out[e] = h.LocalEdge[e]
+		case EdgeExpander, EdgeGlobalIn, EdgeGlobalOut:
+			out[e] = -1 - LearnedEdgeType(EdgeType(t), int(h.Virtual[e]))
+		default:
+			return nil, fmt.Errorf("expander: interaction edge %d has unknown type %d", e, t)
+		}
+	}
+	return out, nil
+}
+
+// PaddedEndpoints returns the edges' endpoints for a node layout in which the real
+// nodes take the first realSlots rows (realSlots ≥ NumReal: rows past NumReal are
+// padding) and the virtual nodes follow: graph g's t-th virtual node at row
+// realSlots + g·VirtualPerGraph + t. With realSlots = NumReal it is Src and Dst.
+func (h *Interaction) PaddedEndpoints(realSlots int) (src, dst []int32, err error) {
+	if realSlots < h.NumReal {
+		return nil, nil, fmt.Errorf("expander: %d real node slots for %d real nodes", realSlots, h.NumReal)
+	}
+	shift := int32(realSlots - h.NumReal)
+	nReal := int32(h.NumReal)
+	src, dst = make([]int32, len(h.Src)), make([]int32, len(h.Dst))
+	for e := range h.Src {
+		s, d := h.Src[e], h.Dst[e]
+		if s >= nReal {
+			s += shift
+		}
+		if d >= nReal {
+			d += shift
+		}
+		src[e], dst[e] = s, d
+	}
+	return src, dst, nil
+}

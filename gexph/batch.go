@@ -8,6 +8,7 @@ import (
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/core/tensors/bucketing"
 )
@@ -48,60 +49,157 @@ func parsePadding(spec string) (bucketing.Strategy, error) {
 	return nil, fmt.Errorf("padding %q: unknown (choices: \"none\", \"pow2\", \"exp:B\", \"linear:S\")", spec)
 }
 
-// hostInput is one model input held on the host: int32 or float32 values and their
-// dimensions.
-type hostInput struct {
-	name string
-	i32  []int32
-	f32  []float32
-	dims []int
+// Array is one model input held on the host: int32 or float32 values and their
+// dimensions. The zero Array is an absent input.
+type Array struct {
+	// I32 and F32 hold the values, row-major; exactly one is used, as Float says.
+	I32 []int32
+	F32 []float32
+	// Dims are the dimensions; nil for an absent input.
+	Dims []int
+	// Float tells the dtype (float32, else int32), also for an empty array.
+	Float bool
 }
 
-func (h hostInput) tensor() *tensors.Tensor {
-	if isFloatInput(h.name) {
-		return tensors.FromFlatDataAndDimensions(h.f32, h.dims...)
+func f32Array(values []float32, dims ...int) Array {
+	return Array{F32: values, Dims: dims, Float: true}
+}
+func i32Array(values []int32, dims ...int) Array { return Array{I32: values, Dims: dims} }
+
+// Present tells whether the input is given.
+func (a Array) Present() bool { return a.Dims != nil }
+
+// tensor returns a fresh tensor of the values (executions take ownership of inputs).
+func (a Array) tensor() *tensors.Tensor {
+	if a.Float {
+		return tensors.FromFlatDataAndDimensions(a.F32, a.Dims...)
 	}
-	return tensors.FromFlatDataAndDimensions(h.i32, h.dims...)
+	return tensors.FromFlatDataAndDimensions(a.I32, a.Dims...)
 }
 
-// isFloatInput tells the dtype of an input by its name (needed for empty inputs).
-func isFloatInput(name string) bool {
-	switch name {
-	case "node_mask", "graph_mask", "edge_mask", "x", "x_val", "pe_vec", "pe_val", "pe_mask", "rwse", "e", "norm_mask", "targets", "weights":
-		return true
+// Inputs are the model inputs of a batch: the same fields hold host arrays
+// (Inputs[Array], in a Batch) and the graph nodes they become (Inputs[*Node], while the
+// model is built), so a field's name is checked by the compiler on both sides. Which
+// fields are present depends on the configuration and the data set's features, never
+// on the batch. N counts the (padded) real node rows, G the (padded) graphs, E the
+// (padded) local edges, H the (padded) interaction edges and V = G·VirtualNodes.
+type Inputs[T any] struct {
+	// NodeMask [N] is 1 for real nodes, 0 for padding; GraphID [N] gives each node's
+	// graph (padding nodes belong to the padding graph); GraphMask [G] is 1 for real
+	// graphs.
+	NodeMask, GraphID, GraphMask T
+	// Node features, one form by kind: X [N, F] dense; XCat [N, C] categorical codes;
+	// XRow, XCol, XVal [nnz] a sparse matrix's coordinates and values.
+	X, XCat, XRow, XCol, XVal T
+	// Positional encodings: PEVec [N, K] eigenvectors (lappe, eslappe), PEVal [N, K]
+	// their eigenvalues (lappe), PEMask [N, K] valid slots; RWSE [N, K].
+	PEVec, PEVal, PEMask, RWSE T
+	// Local edges Src → Dst [E] (padding edges join the first padding node to itself),
+	// EdgeMask [E]; their features E [E, F] dense or ECat [E, C] categorical.
+	Src, Dst, EdgeMask, E, ECat T
+	// Interaction graph of Exphormer: HSrc → HDst [H] over N + V node rows, and
+	// HSource [H], each edge's attention embedding (expander.Interaction.EdgeSources).
+	HSrc, HDst, HSource T
+	// BigBird's pattern BBSrc → BBDst.
+	BBSrc, BBDst T
+	// BlockNodes [G, S] lays the nodes out in per-graph blocks (expander.BlockNodes),
+	// for full and Performer attention.
+	BlockNodes T
+	// NormMask [N + V] marks the rows entering normalisation statistics: real and
+	// virtual nodes of real graphs.
+	NormMask T
+	// Labels [rows] (classes) or Targets [rows, T]; Weights [rows] is each output row's
+	// weight in the loss (0 for padding and for nodes outside the split being fitted).
+	Labels, Targets, Weights T
+}
+
+// fields lists pointers to every field of in, in one fixed order: the order of the
+// executor's inputs.
+func (in *Inputs[T]) fields() []*T {
+	return []*T{
+		&in.NodeMask, &in.GraphID, &in.GraphMask,
+		&in.X, &in.XCat, &in.XRow, &in.XCol, &in.XVal,
+		&in.PEVec, &in.PEVal, &in.PEMask, &in.RWSE,
+		&in.Src, &in.Dst, &in.EdgeMask, &in.E, &in.ECat,
+		&in.HSrc, &in.HDst, &in.HSource,
+		&in.BBSrc, &in.BBDst,
+		&in.BlockNodes,
+		&in.NormMask,
+		&in.Labels, &in.Targets, &in.Weights,
 	}
-	return false
 }
 
-// hostBatch is a batch of graphs (or the whole graph of a transductive data set) ready to
-// become model inputs: the disjoint union of its graphs, padded if asked, with its
-// Exphormer interaction graph.
-type hostBatch struct {
-	// graphs lists the data set indices of the batch's graphs.
-	graphs []int
-	// Real and padded counts.
-	numNodes, numGraphs, numEdges, numInteraction int
-	padNodes, padGraphs, padEdges, padInteraction int
-	// inputs in the model's input order.
-	inputs []hostInput
-	// rows is the number of real output rows (nodes for node tasks, graphs otherwise);
-	// labels (classes) or targets (rows × outputs) describe them, and weights ≥ 0 says
-	// which count in the loss (padded to the output's rows).
-	rows    int
-	labels  []int32
-	targets []float32
-	weights []float32
-	// nodeOffset[g] is the first node of graph g (numGraphs+1 entries).
-	nodeOffset []int
+// Batch is a batch of graphs (or the whole graph of a transductive data set) ready for
+// the model: the disjoint union of its graphs, padded as the model's padding says, with
+// its Exphormer interaction graph. Model.BuildBatch makes one.
+type Batch struct {
+	// Graphs lists the data set indices of the batch's graphs.
+	Graphs []int
+	// Real counts of nodes, graphs, local edges and interaction edges.
+	NumNodes, NumGraphs, NumEdges, NumInteraction int
+	// Padded counts (equal to the real ones without padding).
+	PadNodes, PadGraphs, PadEdges, PadInteraction int
+	// NodeOffset[i] is the first node of the batch's graph i (NumGraphs+1 entries).
+	NodeOffset []int
+	// Rows is the number of real output rows (nodes for node tasks, graphs otherwise);
+	// Labels (classes) or Targets (Rows × outputs) describe them, and Weights (padded
+	// rows) says which count in the loss.
+	Rows    int
+	Labels  []int32
+	Targets []float32
+	Weights []float32
+	// Inputs are the model inputs.
+	Inputs Inputs[Array]
 }
 
-// tensors converts the batch's inputs to fresh tensors (executions take ownership).
-func (b *hostBatch) tensors() []any {
-	out := make([]any, len(b.inputs))
-	for i, in := range b.inputs {
-		out[i] = in.tensor()
+// tensors converts the present inputs to fresh tensors, in the fields' order.
+func (b *Batch) tensors() []any {
+	var out []any
+	for _, a := range b.Inputs.fields() {
+		if a.Present() {
+			out = append(out, a.tensor())
+		}
 	}
 	return out
+}
+
+// presence returns which input fields are present, in the fields' order.
+func (b *Batch) presence() []bool {
+	fs := b.Inputs.fields()
+	p := make([]bool, len(fs))
+	for i, a := range fs {
+		p[i] = a.Present()
+	}
+	return p
+}
+
+// shapeKey identifies the input shapes of a batch.
+func (b *Batch) shapeKey() string {
+	var key []byte
+	for _, a := range b.Inputs.fields() {
+		key = fmt.Appendf(key, "%v;", a.Dims)
+	}
+	return string(key)
+}
+
+// bindInputs names the executor's graph inputs: ins are the present fields in order.
+func bindInputs(presence []bool, ins []*Node) (*Inputs[*Node], error) {
+	bound := &Inputs[*Node]{}
+	next := 0
+	for i, f := range bound.fields() {
+		if !presence[i] {
+			continue
+		}
+		if next >= len(ins) {
+			return nil, fmt.Errorf("model: %d inputs for %d present fields", len(ins), next+1)
+		}
+		*f = ins[next]
+		next++
+	}
+	if next != len(ins) {
+		return nil, fmt.Errorf("model: %d inputs for %d present fields", len(ins), next)
+	}
+	return bound, nil
 }
 
 // interactionOptions returns the expander options of the model's interaction graph.
@@ -124,14 +222,14 @@ func (m *Model) interactionOptions() (expander.InteractionOptions, error) {
 	return opts, nil
 }
 
-// buildBatch assembles graphs (data set indices) into a batch. lossNodes, for a
-// transductive data set, lists the nodes whose labels enter the loss (all real rows
-// otherwise).
-func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*hostBatch, error) {
+// BuildBatch assembles graphs (data set indices) into a batch for the model. lossNodes,
+// for a transductive data set, lists the nodes whose labels enter the loss (nil: all
+// real rows).
+func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Batch, error) {
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("batch: no graphs")
 	}
-	b := &hostBatch{graphs: graphs, numGraphs: len(graphs), nodeOffset: make([]int, len(graphs)+1)}
+	b := &Batch{Graphs: graphs, NumGraphs: len(graphs), NodeOffset: make([]int, len(graphs)+1)}
 	inputs := make([]expander.InputGraph, len(graphs))
 	for i, gi := range graphs {
 		if gi < 0 || gi >= len(ds.Graphs) {
@@ -139,219 +237,93 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*ho
 		}
 		g := &ds.Graphs[gi]
 		inputs[i] = expander.InputGraph{NumNodes: g.NumNodes, Src: g.Src, Dst: g.Dst, Seed: uint64(gi)}
-		b.numNodes += g.NumNodes
-		b.numEdges += len(g.Src)
-		b.nodeOffset[i+1] = b.numNodes
+		b.NumNodes += g.NumNodes
+		b.NumEdges += len(g.Src)
+		b.NodeOffset[i+1] = b.NumNodes
 	}
 	var h *expander.Interaction
-	if m.cfg.Attention == AttnExphormer {
+	if m.cfg.Attention == layers.GlobalExphormer {
 		var err error
 		if h, err = expander.BuildBatch(inputs, m.interaction); err != nil {
 			return nil, fmt.Errorf("batch: interaction graph: %w", err)
 		}
-		b.numInteraction = h.NumEdges()
+		b.NumInteraction = h.NumEdges()
 	}
-	pad := func(n int) int { return n }
-	b.padNodes, b.padGraphs, b.padEdges, b.padInteraction = b.numNodes, b.numGraphs, b.numEdges, b.numInteraction
+	b.PadNodes, b.PadGraphs, b.PadEdges, b.PadInteraction = b.NumNodes, b.NumGraphs, b.NumEdges, b.NumInteraction
 	if m.padding != nil {
-		pad = m.padding.Bucket
 		// One padding node (in one padding graph) at least, to receive padded edges.
-		b.padNodes, b.padGraphs = pad(b.numNodes+1), pad(b.numGraphs+1)
-		b.padEdges, b.padInteraction = pad(max(b.numEdges, 1)), pad(max(b.numInteraction, 1))
+		pad := m.padding.Bucket
+		b.PadNodes, b.PadGraphs = pad(b.NumNodes+1), pad(b.NumGraphs+1)
+		b.PadEdges, b.PadInteraction = pad(max(b.NumEdges, 1)), pad(max(b.NumInteraction, 1))
 	}
-	np, gp, ep := b.padNodes, b.padGraphs, b.padEdges
-	padNode := int32(b.numNodes) // first padding node (valid only when padding)
-	add := func(in hostInput) { b.inputs = append(b.inputs, in) }
-
-	// Node mask and graph of every node (padding nodes belong to graph numGraphs).
-	mask := make([]float32, np)
-	graphID := make([]int32, np)
-	for i := range graphs {
-		for v := b.nodeOffset[i]; v < b.nodeOffset[i+1]; v++ {
-			mask[v] = 1
-			graphID[v] = int32(i)
-		}
-	}
-	for v := b.numNodes; v < np; v++ {
-		graphID[v] = int32(b.numGraphs)
-	}
-	add(hostInput{name: "node_mask", f32: mask, dims: []int{np}})
-	add(hostInput{name: "graph_id", i32: graphID, dims: []int{np}})
-	graphMask := make([]float32, gp)
-	for g := 0; g < b.numGraphs; g++ {
-		graphMask[g] = 1
-	}
-	add(hostInput{name: "graph_mask", f32: graphMask, dims: []int{gp}})
-
-	// Node features.
-	if err := m.addNodeFeatures(b, ds, add); err != nil {
+	in := &b.Inputs
+	m.addNodeLayout(b, in)
+	m.addNodeFeatures(b, ds, in)
+	if err := m.addPE(b, ds, in); err != nil {
 		return nil, err
 	}
-	// Positional encodings.
-	if err := m.addPE(b, ds, add); err != nil {
+	m.addLocalEdges(b, ds, in)
+	if err := m.addAttentionLayout(b, h, in); err != nil {
 		return nil, err
 	}
-
-	// Local edges (always given: the MPNN and the edge encoder use them).
-	src, dst := make([]int32, ep), make([]int32, ep)
-	for e := b.numEdges; e < ep; e++ {
-		src[e], dst[e] = padNode, padNode
-	}
-	{
-		e := 0
-		for i, gi := range graphs {
-			g := &ds.Graphs[gi]
-			off := int32(b.nodeOffset[i])
-			for k := range g.Src {
-				src[e], dst[e] = g.Src[k]+off, g.Dst[k]+off
-				e++
-			}
-		}
-	}
-	add(hostInput{name: "src", i32: src, dims: []int{ep}})
-	add(hostInput{name: "dst", i32: dst, dims: []int{ep}})
-	edgeMask := make([]float32, ep)
-	for e := 0; e < b.numEdges; e++ {
-		edgeMask[e] = 1
-	}
-	add(hostInput{name: "edge_mask", f32: edgeMask, dims: []int{ep}})
-	if err := m.addEdgeFeatures(b, ds, add); err != nil {
-		return nil, err
-	}
-
-	// Interaction graph: virtual node ids move behind the padded real nodes.
-	if h != nil {
-		hp := b.padInteraction
-		hs, hd, source := make([]int32, hp), make([]int32, hp), make([]int32, hp)
-		shift := int32(np - b.numNodes)
-		nReal := int32(h.NumReal)
-		for e := range h.Src {
-			s, d := h.Src[e], h.Dst[e]
-			if s >= nReal {
-				s += shift
-			}
-			if d >= nReal {
-				d += shift
-			}
-			hs[e], hd[e] = s, d
-			switch expander.EdgeType(h.Type[e]) {
-			case expander.EdgeLocal:
-				source[e] = h.LocalEdge[e]
-			case expander.EdgeExpander:
-				source[e] = -layers.ExpanderEdgeType - 1
-			case expander.EdgeGlobalIn:
-				source[e] = -layers.VirtualInEdgeType(int(h.Virtual[e])) - 1
-			case expander.EdgeGlobalOut:
-				source[e] = -layers.VirtualOutEdgeType(int(h.Virtual[e])) - 1
-			default:
-				return nil, fmt.Errorf("batch: interaction edge %d has unknown type %d", e, h.Type[e])
-			}
-		}
-		for e := len(h.Src); e < hp; e++ {
-			hs[e], hd[e], source[e] = padNode, padNode, -layers.ExpanderEdgeType-1
-		}
-		add(hostInput{name: "h_src", i32: hs, dims: []int{hp}})
-		add(hostInput{name: "h_dst", i32: hd, dims: []int{hp}})
-		add(hostInput{name: "h_source", i32: source, dims: []int{hp}})
-	}
-	if m.cfg.Attention == AttnBigBird {
-		bs, bd, err := layers.BigBirdPattern(graphID, bigBirdBlockSize, bigBirdRandomBlocks, expander.DeriveSeed(m.cfg.Seed, uint64(graphs[0])))
-		if err != nil {
-			return nil, fmt.Errorf("batch: BigBird pattern: %w", err)
-		}
-		n := len(bs)
-		if m.padding != nil {
-			n = m.padding.Bucket(max(n, 1))
-		}
-		for len(bs) < n {
-			bs, bd = append(bs, padNode), append(bd, padNode)
-		}
-		add(hostInput{name: "bb_src", i32: bs, dims: []int{n}})
-		add(hostInput{name: "bb_dst", i32: bd, dims: []int{n}})
-	}
-	// Normalisation mask: real and virtual nodes of real graphs.
-	normMask := make([]float32, np+m.numVirtual*gp)
-	copy(normMask, mask)
-	for g := 0; g < b.numGraphs; g++ {
-		for t := 0; t < m.numVirtual; t++ {
-			normMask[np+g*m.numVirtual+t] = 1
-		}
-	}
-	add(hostInput{name: "norm_mask", f32: normMask, dims: []int{len(normMask)}})
-
-	// Labels and loss weights.
-	if err := m.addLabels(b, ds, lossNodes, add); err != nil {
-		return nil, err
-	}
+	m.addLabels(b, ds, lossNodes, in)
 	if err := m.checkIndices(b); err != nil {
 		return nil, err
 	}
 	return b, nil
 }
 
-// checkIndices verifies that every index input of b lies in range: gathers and scatters
-// of the backend do not check bounds.
-func (m *Model) checkIndices(b *hostBatch) error {
-	numTypes := int32(layers.NumInteractionEdgeTypes(m.numVirtual))
-	allNodes := int32(b.padNodes + m.numVirtual*b.padGraphs)
-	for _, in := range b.inputs {
-		lo, hi := int32(0), int32(-1)
-		switch in.name {
-		case "graph_id":
-			hi = int32(b.padGraphs)
-		case "src", "dst", "x_row", "bb_src", "bb_dst":
-			hi = int32(b.padNodes)
-		case "h_src", "h_dst":
-			hi = allNodes
-		case "h_source":
-			lo, hi = -numTypes, int32(b.padEdges)
-		case "labels":
-			hi = int32(m.spec.numClasses)
-		case "x_col":
-			hi = int32(m.spec.node.cols)
-		case "x_cat", "e_cat":
-			card := m.spec.node.card
-			if in.name == "e_cat" {
-				card = m.spec.edge.card
-			}
-			for i, v := range in.i32 {
-				if c := card[i%len(card)]; v < 0 || int(v) >= c {
-					return fmt.Errorf("batch: %s[%d] = %d outside [0, %d)", in.name, i, v, c)
-				}
-			}
-		}
-		if hi < 0 {
-			continue
-		}
-		for i, v := range in.i32 {
-			if v < lo || v >= hi {
-				return fmt.Errorf("batch: %s[%d] = %d outside [%d, %d)", in.name, i, v, lo, hi)
-			}
+// addNodeLayout adds the node and graph masks, each node's graph and the
+// normalisation mask.
+func (m *Model) addNodeLayout(b *Batch, in *Inputs[Array]) {
+	np, gp := b.PadNodes, b.PadGraphs
+	mask := make([]float32, np)
+	graphID := make([]int32, np)
+	for i := range b.Graphs {
+		for v := b.NodeOffset[i]; v < b.NodeOffset[i+1]; v++ {
+			mask[v] = 1
+			graphID[v] = int32(i)
 		}
 	}
-	return nil
+	for v := b.NumNodes; v < np; v++ {
+		graphID[v] = int32(b.NumGraphs) // Padding nodes belong to the padding graph.
+	}
+	graphMask := make([]float32, gp)
+	for g := range b.NumGraphs {
+		graphMask[g] = 1
+	}
+	// Normalisation statistics: real and virtual nodes of real graphs.
+	normMask := make([]float32, np+m.numVirtual*gp)
+	copy(normMask, mask)
+	for g := range b.NumGraphs {
+		for t := range m.numVirtual {
+			normMask[np+g*m.numVirtual+t] = 1
+		}
+	}
+	in.NodeMask, in.GraphID, in.GraphMask = f32Array(mask, np), i32Array(graphID, np), f32Array(graphMask, gp)
+	in.NormMask = f32Array(normMask, len(normMask))
 }
 
 // addNodeFeatures adds the node features of the batch's graphs.
-func (m *Model) addNodeFeatures(b *hostBatch, ds *data.Dataset, add func(hostInput)) error {
+func (m *Model) addNodeFeatures(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 	spec := m.spec.node
-	np := b.padNodes
+	np := b.PadNodes
 	switch spec.kind {
 	case data.Dense:
 		x := make([]float32, np*spec.cols)
-		for i, gi := range b.graphs {
-			copy(x[b.nodeOffset[i]*spec.cols:], ds.Graphs[gi].Node.Dense)
+		for i, gi := range b.Graphs {
+			copy(x[b.NodeOffset[i]*spec.cols:], ds.Graphs[gi].Node.Dense)
 		}
-		add(hostInput{name: "x", f32: x, dims: []int{np, spec.cols}})
+		in.X = f32Array(x, np, spec.cols)
 	case data.Categorical:
 		x := make([]int32, np*spec.cols)
-		for i, gi := range b.graphs {
-			copy(x[b.nodeOffset[i]*spec.cols:], ds.Graphs[gi].Node.Categorical)
+		for i, gi := range b.Graphs {
+			copy(x[b.NodeOffset[i]*spec.cols:], ds.Graphs[gi].Node.Categorical)
 		}
-		add(hostInput{name: "x_cat", i32: x, dims: []int{np, spec.cols}})
+		in.XCat = i32Array(x, np, spec.cols)
 	case data.Sparse:
 		nnz := 0
-		for _, gi := range b.graphs {
+		for _, gi := range b.Graphs {
 			nnz += len(ds.Graphs[gi].Node.Indices)
 		}
 		nnzp := nnz
@@ -360,134 +332,245 @@ func (m *Model) addNodeFeatures(b *hostBatch, ds *data.Dataset, add func(hostInp
 		}
 		rows, cols, vals := make([]int32, nnzp), make([]int32, nnzp), make([]float32, nnzp)
 		k := 0
-		for i, gi := range b.graphs {
+		for i, gi := range b.Graphs {
 			f := &ds.Graphs[gi].Node
 			for r := 0; r < f.Rows; r++ {
 				for p := f.Indptr[r]; p < f.Indptr[r+1]; p++ {
-					rows[k], cols[k], vals[k] = int32(b.nodeOffset[i]+r), f.Indices[p], f.Values[p]
+					rows[k], cols[k], vals[k] = int32(b.NodeOffset[i]+r), f.Indices[p], f.Values[p]
 					k++
 				}
 			}
 		}
 		for ; k < nnzp; k++ {
-			rows[k] = int32(b.numNodes) // a padding node, value 0
+			rows[k] = int32(b.NumNodes) // A padding node, value 0.
 		}
-		add(hostInput{name: "x_row", i32: rows, dims: []int{nnzp}})
-		add(hostInput{name: "x_col", i32: cols, dims: []int{nnzp}})
-		add(hostInput{name: "x_val", f32: vals, dims: []int{nnzp}})
+		in.XRow, in.XCol, in.XVal = i32Array(rows, nnzp), i32Array(cols, nnzp), f32Array(vals, nnzp)
 	}
-	return nil
-}
-
-// addEdgeFeatures adds the edge features of the batch's graphs.
-func (m *Model) addEdgeFeatures(b *hostBatch, ds *data.Dataset, add func(hostInput)) error {
-	spec := m.spec.edge
-	ep := b.padEdges
-	off := 0
-	switch spec.kind {
-	case data.Dense:
-		e := make([]float32, ep*spec.cols)
-		for _, gi := range b.graphs {
-			f := &ds.Graphs[gi].Edge
-			copy(e[off*spec.cols:], f.Dense)
-			off += f.Rows
-		}
-		add(hostInput{name: "e", f32: e, dims: []int{ep, spec.cols}})
-	case data.Categorical:
-		e := make([]int32, ep*spec.cols)
-		for _, gi := range b.graphs {
-			f := &ds.Graphs[gi].Edge
-			copy(e[off*spec.cols:], f.Categorical)
-			off += f.Rows
-		}
-		add(hostInput{name: "e_cat", i32: e, dims: []int{ep, spec.cols}})
-	}
-	return nil
 }
 
 // addPE adds the positional encodings of the batch's graphs.
-func (m *Model) addPE(b *hostBatch, ds *data.Dataset, add func(hostInput)) error {
+func (m *Model) addPE(b *Batch, ds *data.Dataset, in *Inputs[Array]) error {
 	if m.cfg.PE == PENone {
 		return nil
 	}
 	k := m.cfg.PESize
-	np := b.padNodes
+	np := b.PadNodes
 	vec := make([]float32, np*k)
 	var val, mask []float32
 	if m.cfg.PE != PERWSE {
 		val, mask = make([]float32, np*k), make([]float32, np*k)
 	}
-	for i, gi := range b.graphs {
+	for i, gi := range b.Graphs {
 		pe, err := m.pe.get(ds, gi)
 		if err != nil {
 			return err
 		}
-		at := b.nodeOffset[i] * k
+		at := b.NodeOffset[i] * k
 		copy(vec[at:], pe.vec)
 		if mask != nil {
 			copy(val[at:], pe.val)
 			copy(mask[at:], pe.mask)
 		}
 	}
-	if m.cfg.PE == PERWSE {
-		add(hostInput{name: "rwse", f32: vec, dims: []int{np, k}})
-		return nil
+	switch m.cfg.PE {
+	case PERWSE:
+		in.RWSE = f32Array(vec, np, k)
+	case PELap:
+		in.PEVec, in.PEVal, in.PEMask = f32Array(vec, np, k), f32Array(val, np, k), f32Array(mask, np, k)
+	default:
+		in.PEVec, in.PEMask = f32Array(vec, np, k), f32Array(mask, np, k)
 	}
-	add(hostInput{name: "pe_vec", f32: vec, dims: []int{np, k}})
-	if m.cfg.PE == PELap {
-		add(hostInput{name: "pe_val", f32: val, dims: []int{np, k}})
+	return nil
+}
+
+// addLocalEdges adds the local edges (always given: the MPNN and the edge encoder use
+// them), their mask and their features.
+func (m *Model) addLocalEdges(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
+	ep := b.PadEdges
+	padNode := int32(b.NumNodes) // The first padding node (valid only when padding).
+	src, dst, edgeMask := make([]int32, ep), make([]int32, ep), make([]float32, ep)
+	e := 0
+	for i, gi := range b.Graphs {
+		g := &ds.Graphs[gi]
+		off := int32(b.NodeOffset[i])
+		for k := range g.Src {
+			src[e], dst[e], edgeMask[e] = g.Src[k]+off, g.Dst[k]+off, 1
+			e++
+		}
 	}
-	add(hostInput{name: "pe_mask", f32: mask, dims: []int{np, k}})
+	for ; e < ep; e++ {
+		src[e], dst[e] = padNode, padNode
+	}
+	in.Src, in.Dst, in.EdgeMask = i32Array(src, ep), i32Array(dst, ep), f32Array(edgeMask, ep)
+
+	spec := m.spec.edge
+	switch spec.kind {
+	case data.Dense:
+		x := make([]float32, ep*spec.cols)
+		off := 0
+		for _, gi := range b.Graphs {
+			f := &ds.Graphs[gi].Edge
+			copy(x[off*spec.cols:], f.Dense)
+			off += f.Rows
+		}
+		in.E = f32Array(x, ep, spec.cols)
+	case data.Categorical:
+		x := make([]int32, ep*spec.cols)
+		off := 0
+		for _, gi := range b.Graphs {
+			f := &ds.Graphs[gi].Edge
+			copy(x[off*spec.cols:], f.Categorical)
+			off += f.Rows
+		}
+		in.ECat = i32Array(x, ep, spec.cols)
+	}
+}
+
+// addAttentionLayout adds what the configured attention needs: the interaction graph h
+// of Exphormer (virtual nodes placed behind the padded real nodes), BigBird's pattern,
+// or the per-graph blocks of full and Performer attention.
+func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs[Array]) error {
+	padNode := int32(b.NumNodes)
+	switch m.cfg.Attention {
+	case layers.GlobalExphormer:
+		hp := b.PadInteraction
+		src, dst, err := h.PaddedEndpoints(b.PadNodes)
+		if err != nil {
+			return fmt.Errorf("batch: %w", err)
+		}
+		source, err := h.EdgeSources()
+		if err != nil {
+			return fmt.Errorf("batch: %w", err)
+		}
+		// Padding edges join the first padding node to itself with the expander type.
+		expanderSource := -1 - expander.LearnedEdgeType(expander.EdgeExpander, 0)
+		for len(src) < hp {
+			src, dst, source = append(src, padNode), append(dst, padNode), append(source, expanderSource)
+		}
+		in.HSrc, in.HDst, in.HSource = i32Array(src, hp), i32Array(dst, hp), i32Array(source, hp)
+	case layers.GlobalBigBird:
+		bs, bd, err := expander.BigBirdPattern(in.GraphID.I32, bigBirdBlockSize, bigBirdRandomBlocks, expander.DeriveSeed(m.cfg.Seed, uint64(b.Graphs[0])))
+		if err != nil {
+			return fmt.Errorf("batch: BigBird pattern: %w", err)
+		}
+		n := len(bs)
+		if m.padding != nil {
+			n = m.padding.Bucket(max(n, 1))
+		}
+		for len(bs) < n {
+			bs, bd = append(bs, padNode), append(bd, padNode)
+		}
+		in.BBSrc, in.BBDst = i32Array(bs, n), i32Array(bd, n)
+	case layers.GlobalFull, layers.GlobalPerformer:
+		// Padding nodes are in no block; the block size is the largest graph's, padded.
+		graphOf := make([]int32, b.PadNodes)
+		copy(graphOf, in.GraphID.I32)
+		for v := b.NumNodes; v < b.PadNodes; v++ {
+			graphOf[v] = -1
+		}
+		largest := 0
+		for i := range b.Graphs {
+			largest = max(largest, b.NodeOffset[i+1]-b.NodeOffset[i])
+		}
+		size := largest
+		if m.padding != nil {
+			size = m.padding.Bucket(largest)
+		}
+		blocks, size, err := expander.BlockNodes(graphOf, b.PadGraphs, size)
+		if err != nil {
+			return fmt.Errorf("batch: %w", err)
+		}
+		in.BlockNodes = i32Array(blocks, b.PadGraphs, size)
+	}
 	return nil
 }
 
 // addLabels adds the labels (or targets) and loss weights of the output rows.
-func (m *Model) addLabels(b *hostBatch, ds *data.Dataset, lossNodes []int, add func(hostInput)) error {
+func (m *Model) addLabels(b *Batch, ds *data.Dataset, lossNodes []int, in *Inputs[Array]) {
 	if m.spec.nodeLevel {
-		np := b.padNodes
-		b.rows = b.numNodes
-		labels := make([]int32, np)
-		weights := make([]float32, np)
-		for i, gi := range b.graphs {
-			copy(labels[b.nodeOffset[i]:], ds.Graphs[gi].NodeLabels)
+		np := b.PadNodes
+		b.Rows = b.NumNodes
+		labels, weights := make([]int32, np), make([]float32, np)
+		for i, gi := range b.Graphs {
+			copy(labels[b.NodeOffset[i]:], ds.Graphs[gi].NodeLabels)
 		}
 		if lossNodes != nil {
 			for _, v := range lossNodes {
 				weights[v] = 1
 			}
 		} else {
-			for v := 0; v < b.numNodes; v++ {
+			for v := range b.NumNodes {
 				weights[v] = 1
 			}
 		}
-		b.labels, b.weights = labels[:b.numNodes], weights
-		add(hostInput{name: "labels", i32: labels, dims: []int{np}})
-		add(hostInput{name: "weights", f32: weights, dims: []int{np}})
-		return nil
+		b.Labels, b.Weights = labels[:b.NumNodes], weights
+		in.Labels, in.Weights = i32Array(labels, np), f32Array(weights, np)
+		return
 	}
-	gp := b.padGraphs
-	b.rows = b.numGraphs
+	gp := b.PadGraphs
+	b.Rows = b.NumGraphs
 	weights := make([]float32, gp)
-	for g := 0; g < b.numGraphs; g++ {
+	for g := range b.NumGraphs {
 		weights[g] = 1
 	}
-	b.weights = weights
+	b.Weights = weights
+	in.Weights = f32Array(weights, gp)
 	if m.spec.task == data.GraphClassification {
 		labels := make([]int32, gp)
-		for i, gi := range b.graphs {
+		for i, gi := range b.Graphs {
 			labels[i] = ds.Graphs[gi].Label
 		}
-		b.labels = labels[:b.numGraphs]
-		add(hostInput{name: "labels", i32: labels, dims: []int{gp}})
-	} else {
-		t := m.spec.numTargets
-		targets := make([]float32, gp*t)
-		for i, gi := range b.graphs {
-			copy(targets[i*t:], ds.Graphs[gi].Targets)
-		}
-		b.targets = targets[:b.numGraphs*t]
-		add(hostInput{name: "targets", f32: targets, dims: []int{gp, t}})
+		b.Labels = labels[:b.NumGraphs]
+		in.Labels = i32Array(labels, gp)
+		return
 	}
-	add(hostInput{name: "weights", f32: weights, dims: []int{gp}})
+	t := m.spec.numTargets
+	targets := make([]float32, gp*t)
+	for i, gi := range b.Graphs {
+		copy(targets[i*t:], ds.Graphs[gi].Targets)
+	}
+	b.Targets = targets[:b.NumGraphs*t]
+	in.Targets = f32Array(targets, gp, t)
+}
+
+// checkIndices verifies that every index input of b lies in range: gathers and scatters
+// of the backend do not check bounds.
+func (m *Model) checkIndices(b *Batch) error {
+	in := &b.Inputs
+	np, gp := int32(b.PadNodes), int32(b.PadGraphs)
+	allNodes := np + int32(m.numVirtual)*gp
+	numTypes := int32(expander.NumLearnedEdgeTypes(m.numVirtual))
+	ranges := []struct {
+		name   string
+		a      Array
+		lo, hi int32
+	}{
+		{"graph_id", in.GraphID, 0, gp},
+		{"src", in.Src, 0, np}, {"dst", in.Dst, 0, np},
+		{"x_row", in.XRow, 0, np}, {"x_col", in.XCol, 0, int32(m.spec.node.cols)},
+		{"bb_src", in.BBSrc, 0, np}, {"bb_dst", in.BBDst, 0, np},
+		{"h_src", in.HSrc, 0, allNodes}, {"h_dst", in.HDst, 0, allNodes},
+		{"h_source", in.HSource, -numTypes, int32(b.PadEdges)},
+		{"block_nodes", in.BlockNodes, -1, np},
+		{"labels", in.Labels, 0, int32(m.spec.numClasses)},
+	}
+	for _, r := range ranges {
+		for i, v := range r.a.I32 {
+			if v < r.lo || v >= r.hi {
+				return fmt.Errorf("batch: %s[%d] = %d outside [%d, %d)", r.name, i, v, r.lo, r.hi)
+			}
+		}
+	}
+	for _, c := range []struct {
+		name string
+		a    Array
+		card []int
+	}{{"x_cat", in.XCat, m.spec.node.card}, {"e_cat", in.ECat, m.spec.edge.card}} {
+		for i, v := range c.a.I32 {
+			if card := c.card[i%len(c.card)]; v < 0 || int(v) >= card {
+				return fmt.Errorf("batch: %s[%d] = %d outside [0, %d)", c.name, i, v, card)
+			}
+		}
+	}
 	return nil
 }

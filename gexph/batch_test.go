@@ -13,17 +13,6 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-func inputByName(t *testing.T, b *hostBatch, name string) hostInput {
-	t.Helper()
-	for _, in := range b.inputs {
-		if in.name == name {
-			return in
-		}
-	}
-	t.Fatalf("batch has no input %q", name)
-	return hostInput{}
-}
-
 func newTestModel(t *testing.T, cfg Config, ds *data.Dataset, padding string) *Model {
 	t.Helper()
 	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Padding: padding})
@@ -42,7 +31,7 @@ func TestBatchMatchesBuildBatch(t *testing.T) {
 	cfg.VirtualNodes = 2
 	m := newTestModel(t, cfg, ds, "none")
 	graphs := []int{0, 3, 4}
-	b, err := m.buildBatch(ds, graphs, nil)
+	b, err := m.BuildBatch(ds, graphs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +44,7 @@ func TestBatchMatchesBuildBatch(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs, hd, src := inputByName(t, b, "h_src").i32, inputByName(t, b, "h_dst").i32, inputByName(t, b, "h_source").i32
+	hs, hd, src := b.Inputs.HSrc.I32, b.Inputs.HDst.I32, b.Inputs.HSource.I32
 	if len(hs) != h.NumEdges() {
 		t.Fatalf("%d interaction edges, BuildBatch has %d", len(hs), h.NumEdges())
 	}
@@ -68,18 +57,18 @@ func TestBatchMatchesBuildBatch(t *testing.T) {
 		case expander.EdgeLocal:
 			want = h.LocalEdge[e]
 		case expander.EdgeExpander:
-			want = -layers.ExpanderEdgeType - 1
+			want = -1 - expander.LearnedEdgeType(expander.EdgeExpander, 0)
 		case expander.EdgeGlobalIn:
-			want = -layers.VirtualInEdgeType(int(h.Virtual[e])) - 1
+			want = -1 - expander.LearnedEdgeType(expander.EdgeGlobalIn, int(h.Virtual[e]))
 		case expander.EdgeGlobalOut:
-			want = -layers.VirtualOutEdgeType(int(h.Virtual[e])) - 1
+			want = -1 - expander.LearnedEdgeType(expander.EdgeGlobalOut, int(h.Virtual[e]))
 		}
 		if src[e] != want {
 			t.Fatalf("edge %d (type %d): source %d, want %d", e, h.Type[e], src[e], want)
 		}
 	}
 	// Local edge e of H gathers input edge LocalEdge[e]: its endpoints must agree.
-	ls, ld := inputByName(t, b, "src").i32, inputByName(t, b, "dst").i32
+	ls, ld := b.Inputs.Src.I32, b.Inputs.Dst.I32
 	for e := range hs {
 		if k := src[e]; k >= 0 && (ls[k] != hs[e] || ld[k] != hd[e]) {
 			t.Fatalf("interaction edge %d %d→%d takes the features of input edge %d %d→%d", e, hs[e], hd[e], k, ls[k], ld[k])
@@ -94,7 +83,7 @@ func TestBatchPaddingLayout(t *testing.T) {
 	cfg := tinyConfig()
 	cfg.VirtualNodes = 2
 	m := newTestModel(t, cfg, ds, "pow2")
-	b, err := m.buildBatch(ds, []int{1, 2, 5}, nil)
+	b, err := m.BuildBatch(ds, []int{1, 2, 5}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,9 +94,9 @@ func TestBatchPaddingLayout(t *testing.T) {
 		}
 		return p
 	}
-	if b.padNodes != pow2(b.numNodes+1) || b.padGraphs != pow2(b.numGraphs+1) || b.padEdges != pow2(b.numEdges) || b.padInteraction != pow2(b.numInteraction) {
-		t.Fatalf("padded sizes %d %d %d %d for %d %d %d %d", b.padNodes, b.padGraphs, b.padEdges, b.padInteraction,
-			b.numNodes, b.numGraphs, b.numEdges, b.numInteraction)
+	if b.PadNodes != pow2(b.NumNodes+1) || b.PadGraphs != pow2(b.NumGraphs+1) || b.PadEdges != pow2(b.NumEdges) || b.PadInteraction != pow2(b.NumInteraction) {
+		t.Fatalf("padded sizes %d %d %d %d for %d %d %d %d", b.PadNodes, b.PadGraphs, b.PadEdges, b.PadInteraction,
+			b.NumNodes, b.NumGraphs, b.NumEdges, b.NumInteraction)
 	}
 	sum := func(x []float32) (s float64) {
 		for _, v := range x {
@@ -115,33 +104,33 @@ func TestBatchPaddingLayout(t *testing.T) {
 		}
 		return s
 	}
-	if s := sum(inputByName(t, b, "node_mask").f32); s != float64(b.numNodes) {
-		t.Errorf("node mask sums to %v, want %d", s, b.numNodes)
+	if s := sum(b.Inputs.NodeMask.F32); s != float64(b.NumNodes) {
+		t.Errorf("node mask sums to %v, want %d", s, b.NumNodes)
 	}
-	if s := sum(inputByName(t, b, "norm_mask").f32); s != float64(b.numNodes+2*b.numGraphs) {
-		t.Errorf("norm mask sums to %v, want %d", s, b.numNodes+2*b.numGraphs)
+	if s := sum(b.Inputs.NormMask.F32); s != float64(b.NumNodes+2*b.NumGraphs) {
+		t.Errorf("norm mask sums to %v, want %d", s, b.NumNodes+2*b.NumGraphs)
 	}
-	if s := sum(inputByName(t, b, "weights").f32); s != float64(b.numNodes) {
-		t.Errorf("loss weights sum to %v, want %d", s, b.numNodes)
+	if s := sum(b.Inputs.Weights.F32); s != float64(b.NumNodes) {
+		t.Errorf("loss weights sum to %v, want %d", s, b.NumNodes)
 	}
-	graphID := inputByName(t, b, "graph_id").i32
-	ls, ld := inputByName(t, b, "src").i32, inputByName(t, b, "dst").i32
-	for e := b.numEdges; e < b.padEdges; e++ {
-		if ls[e] != int32(b.numNodes) || ld[e] != int32(b.numNodes) {
-			t.Fatalf("padding edge %d is %d→%d, want the padding node %d", e, ls[e], ld[e], b.numNodes)
+	graphID := b.Inputs.GraphID.I32
+	ls, ld := b.Inputs.Src.I32, b.Inputs.Dst.I32
+	for e := b.NumEdges; e < b.PadEdges; e++ {
+		if ls[e] != int32(b.NumNodes) || ld[e] != int32(b.NumNodes) {
+			t.Fatalf("padding edge %d is %d→%d, want the padding node %d", e, ls[e], ld[e], b.NumNodes)
 		}
 	}
-	hs, hd, src := inputByName(t, b, "h_src").i32, inputByName(t, b, "h_dst").i32, inputByName(t, b, "h_source").i32
-	np := int32(b.padNodes)
+	hs, hd, src := b.Inputs.HSrc.I32, b.Inputs.HDst.I32, b.Inputs.HSource.I32
+	np := int32(b.PadNodes)
 	for e := range hs {
 		s, d := hs[e], hd[e]
-		if e >= b.numInteraction {
-			if s != int32(b.numNodes) || d != s {
+		if e >= b.NumInteraction {
+			if s != int32(b.NumNodes) || d != s {
 				t.Fatalf("padding interaction edge %d is %d→%d", e, s, d)
 			}
 			continue
 		}
-		if s >= int32(b.numNodes) && s < np || d >= int32(b.numNodes) && d < np {
+		if s >= int32(b.NumNodes) && s < np || d >= int32(b.NumNodes) && d < np {
 			t.Fatalf("real interaction edge %d touches a padding node (%d→%d)", e, s, d)
 		}
 		if src[e] >= -1 { // local or expander: both ends real, same graph
@@ -153,10 +142,10 @@ func TestBatchPaddingLayout(t *testing.T) {
 		// Global edge: the virtual end is np + g·V + t for the real end's graph g.
 		typ := -src[e] - 1
 		real, virt := s, d
-		wantType := layers.VirtualInEdgeType(int((virt - np) % 2))
+		wantType := expander.LearnedEdgeType(expander.EdgeGlobalIn, int((virt-np)%2))
 		if s >= np {
 			real, virt = d, s
-			wantType = layers.VirtualOutEdgeType(int((virt - np) % 2))
+			wantType = expander.LearnedEdgeType(expander.EdgeGlobalOut, int((virt-np)%2))
 		}
 		g := graphID[real]
 		if (virt-np)/2 != g || typ != wantType {
@@ -177,9 +166,9 @@ func relDiff(a, b []float32) float64 {
 }
 
 // gradients returns the gradient of the training loss on b for every trainable variable.
-func gradients(t *testing.T, m *Model, b *hostBatch) map[string][]float32 {
+func gradients(t *testing.T, m *Model, b *Batch) map[string][]float32 {
 	t.Helper()
-	if err := m.checkNames(b); err != nil {
+	if err := m.checkPresence(b); err != nil {
 		t.Fatal(err)
 	}
 	var names []string
@@ -220,11 +209,11 @@ func TestPaddingDoesNotChangeResults(t *testing.T) {
 		edit func(c *Config)
 	}{
 		{"node-gatedgcn", tinyNodeDataset(8, 3), func(c *Config) {}},
-		{"node-gine", tinyNodeDataset(8, 3), func(c *Config) { c.MPNN = MPNNGINE }},
-		{"graph-max-headnorm", tinyGraphDataset(data.GraphClassification, 8, 3), func(c *Config) { c.Pooling, c.HeadNorm = PoolMax, true }},
+		{"node-gine", tinyNodeDataset(8, 3), func(c *Config) { c.MPNN = layers.LocalGINE }},
+		{"graph-max-headnorm", tinyGraphDataset(data.GraphClassification, 8, 3), func(c *Config) { c.Pooling, c.HeadNorm = layers.PoolMax, true }},
 		{"graph-categorical-edges", categoricalEdges(tinyGraphDataset(data.GraphClassification, 8, 3), 3), func(c *Config) {}},
 		{"graph-mean-eslappe", tinyGraphDataset(data.GraphRegression, 8, 3), func(c *Config) {
-			c.Pooling, c.PE, c.PESize, c.Metric = PoolMean, PEESLap, 4, MetricMAE
+			c.Pooling, c.PE, c.PESize, c.Metric = layers.PoolMean, PEESLap, 4, MetricMAE
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -234,19 +223,19 @@ func TestPaddingDoesNotChangeResults(t *testing.T) {
 			a := newTestModel(t, cfg, tc.ds, "none")
 			b := newTestModel(t, cfg, tc.ds, "pow2")
 			graphs := []int{0, 1, 2, 3, 4}
-			ba, err := a.buildBatch(tc.ds, graphs, nil)
+			ba, err := a.BuildBatch(tc.ds, graphs, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			bb, err := b.buildBatch(tc.ds, graphs, nil)
+			bb, err := b.BuildBatch(tc.ds, graphs, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if bb.padNodes == ba.padNodes {
+			if bb.PadNodes == ba.PadNodes {
 				t.Fatal("the padded batch is not padded")
 			}
 			k := a.spec.outDim
-			rows := ba.rows * k
+			rows := ba.Rows * k
 			oa, err := a.forward(ba)
 			if err != nil {
 				t.Fatal(err)
@@ -269,7 +258,7 @@ func TestPaddingDoesNotChangeResults(t *testing.T) {
 				}
 			}
 			for _, m := range []*Model{a, b} {
-				if err := m.setLearningRate(1e-2); err != nil {
+				if err := m.SetLearningRate(1e-2); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -34,7 +34,7 @@ func BenchmarkBuildBatchPATTERN(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if _, err := m.buildBatch(ds, graphs, nil); err != nil {
+		if _, err := m.BuildBatch(ds, graphs, nil); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -48,11 +48,11 @@ func BenchmarkTrainStepPATTERN(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	batch, err := m.buildBatch(ds, ds.Split.Train[:cfg.BatchSize], nil)
+	batch, err := m.BuildBatch(ds, ds.Split.Train[:cfg.BatchSize], nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	if err := m.setLearningRate(cfg.LearningRate); err != nil {
+	if err := m.SetLearningRate(cfg.LearningRate); err != nil {
 		b.Fatal(err)
 	}
 	if _, _, err := m.trainStep(batch); err != nil { // compile
@@ -74,7 +74,7 @@ func BenchmarkForwardPATTERN(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	batch, err := m.buildBatch(ds, ds.Split.Val[:cfg.BatchSize], nil)
+	batch, err := m.BuildBatch(ds, ds.Split.Val[:cfg.BatchSize], nil)
 	if err != nil {
 		b.Fatal(err)
 	}

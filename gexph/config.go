@@ -6,19 +6,19 @@ import (
 	"math"
 	"os"
 	"slices"
+	"sort"
 	"strings"
+
+	"github.com/gexph/gexph/layers"
 )
 
 // Choices of the string-valued Config fields. Validate rejects any other value and lists
 // the valid ones in its error.
 var (
 	peKinds            = []string{PENone, PELap, PEESLap, PERWSE}
-	mpnnKinds          = []string{MPNNGatedGCN, MPNNGINE, MPNNGCN, MPNNNone}
-	attentionKinds     = []string{AttnExphormer, AttnFull, AttnPerformer, AttnBigBird, AttnNone}
 	expanderAlgorithms = []string{ExpanderStandard, ExpanderSimple, ExpanderHamiltonian}
-	normKinds          = []string{NormBatch, NormLayer}
-	poolingKinds       = []string{PoolMean, PoolSum, PoolMax}
-	metricNames        = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE, MetricMRR}
+	normKinds          = []string{string(layers.NormBatch), string(layers.NormLayer)}
+	metricNames        = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE}
 	lossNames          = []string{"", LossCrossEntropy, LossWeightedCrossEntropy, LossBCE, LossL1, LossMSE}
 )
 
@@ -34,32 +34,6 @@ const (
 	PERWSE = "rwse"
 )
 
-// Local message-passing layers (Config.MPNN).
-const (
-	// MPNNGatedGCN is the residual gated graph convnet with edge features.
-	MPNNGatedGCN = "gatedgcn"
-	// MPNNGINE is GIN with edge features.
-	MPNNGINE = "gine"
-	// MPNNGCN is Kipf and Welling's graph convolution.
-	MPNNGCN = "gcn"
-	// MPNNNone disables the local layer.
-	MPNNNone = "none"
-)
-
-// Attention mechanisms (Config.Attention).
-const (
-	// AttnExphormer attends over the interaction graph (local, expander, virtual-node edges).
-	AttnExphormer = "exphormer"
-	// AttnFull is dense softmax attention within each graph.
-	AttnFull = "full"
-	// AttnPerformer is linear attention with random features.
-	AttnPerformer = "performer"
-	// AttnBigBird is window + random + global sparse attention.
-	AttnBigBird = "bigbird"
-	// AttnNone disables attention (an MPNN-only model).
-	AttnNone = "none"
-)
-
 // Expander constructions (Config.ExpanderAlgorithm).
 const (
 	// ExpanderStandard is the permutation model of the paper (multi-edges allowed).
@@ -68,20 +42,6 @@ const (
 	ExpanderSimple = "simple"
 	// ExpanderHamiltonian builds the expander from random Hamiltonian cycles.
 	ExpanderHamiltonian = "hamiltonian"
-)
-
-// Normalisations (Config.Norm) and graph readouts (Config.Pooling).
-const (
-	// NormBatch is batch normalisation over nodes.
-	NormBatch = "batch"
-	// NormLayer is layer normalisation per node.
-	NormLayer = "layer"
-	// PoolMean averages node embeddings per graph.
-	PoolMean = "mean"
-	// PoolSum sums node embeddings per graph.
-	PoolSum = "sum"
-	// PoolMax takes the feature-wise maximum per graph.
-	PoolMax = "max"
 )
 
 // Metrics (Config.Metric); see the functions of the same names in metrics.go.
@@ -96,8 +56,6 @@ const (
 	MetricAP = "ap"
 	// MetricMAE is the mean absolute error (lower is better).
 	MetricMAE = "mae"
-	// MetricMRR is the mean reciprocal rank.
-	MetricMRR = "mrr"
 )
 
 // Losses (Config.Loss).
@@ -143,9 +101,9 @@ type Config struct {
 	PEDim int `json:"pe_dim"`
 
 	// MPNN is the local message-passing layer: gatedgcn|gine|gcn|none.
-	MPNN string `json:"mpnn"`
+	MPNN layers.LocalModel `json:"mpnn"`
 	// Attention is the global attention: exphormer|full|performer|bigbird|none.
-	Attention string `json:"attention"`
+	Attention layers.GlobalModel `json:"attention"`
 	// LocalEdges, ExpanderEdges and GlobalEdges switch the three parts of the Exphormer
 	// interaction graph: the input graph's edges, a random expander, virtual nodes.
 	LocalEdges    bool `json:"local_edges"`
@@ -159,9 +117,9 @@ type Config struct {
 	VirtualNodes int `json:"virtual_nodes"`
 
 	// Norm is the normalisation in GPS layers: batch|layer.
-	Norm string `json:"norm"`
+	Norm layers.Norm `json:"norm"`
 	// Pooling is the graph readout for graph-level tasks: mean|sum|max.
-	Pooling string `json:"pooling"`
+	Pooling layers.Pooling `json:"pooling"`
 	// HeadLayers is the number of dense layers of the prediction head (≥ 1).
 	HeadLayers int `json:"head_layers"`
 	// HeadNorm adds a batch norm after each hidden head layer (GraphGym's node head).
@@ -186,7 +144,7 @@ type Config struct {
 	// Patience stops training after this many epochs without a better validation
 	// metric (0 disables early stopping).
 	Patience int `json:"patience"`
-	// Metric is the model-selection metric: accuracy|weighted-accuracy|macro-f1|ap|mae|mrr.
+	// Metric is the model-selection metric: accuracy|weighted-accuracy|macro-f1|ap|mae.
 	Metric string `json:"metric"`
 	// Loss is the training loss: cross-entropy|weighted-cross-entropy|bce|l1|mse, or ""
 	// for the task's default (cross-entropy for classes, bce for multi-label, l1 for
@@ -209,11 +167,11 @@ func (c *Config) Validate() error {
 	}
 	for _, ch := range []choice{
 		{"pe", c.PE, peKinds},
-		{"mpnn", c.MPNN, mpnnKinds},
-		{"attention", c.Attention, attentionKinds},
+		{"mpnn", string(c.MPNN), names(layers.LocalModels())},
+		{"attention", string(c.Attention), names(layers.GlobalModels())},
 		{"expander_algorithm", c.ExpanderAlgorithm, expanderAlgorithms},
-		{"norm", c.Norm, normKinds},
-		{"pooling", c.Pooling, poolingKinds},
+		{"norm", string(c.Norm), normKinds},
+		{"pooling", string(c.Pooling), names(layers.Poolings())},
 		{"metric", c.Metric, metricNames},
 		{"loss", c.Loss, lossNames},
 	} {
@@ -266,20 +224,20 @@ func (c *Config) Validate() error {
 	if !(c.GradClip >= 0) || math.IsInf(c.GradClip, 0) {
 		return fmt.Errorf("config: grad_clip = %v, want a finite value ≥ 0 (0 disables clipping)", c.GradClip)
 	}
-	if c.MPNN == MPNNNone && c.Attention == AttnNone {
+	if c.MPNN == layers.LocalNone && c.Attention == layers.GlobalNone {
 		return fmt.Errorf("config: mpnn and attention are both %q: the model would have no layers", "none")
 	}
-	if c.Attention == AttnExphormer {
+	if c.Attention == layers.GlobalExphormer {
 		if !c.LocalEdges && !c.ExpanderEdges && !c.GlobalEdges {
-			return fmt.Errorf("config: attention %q with local_edges, expander_edges and global_edges all off: the interaction graph is empty", AttnExphormer)
+			return fmt.Errorf("config: attention %q with local_edges, expander_edges and global_edges all off: the interaction graph is empty", layers.GlobalExphormer)
 		}
 	}
-	if c.ExpanderEdges && c.Attention == AttnExphormer {
+	if c.ExpanderEdges && c.Attention == layers.GlobalExphormer {
 		if c.ExpanderDegree < 2 || c.ExpanderDegree%2 != 0 {
 			return fmt.Errorf("config: expander_degree = %d, want an even degree ≥ 2 with expander_edges on", c.ExpanderDegree)
 		}
 	}
-	if c.GlobalEdges && c.Attention == AttnExphormer && c.VirtualNodes < 1 {
+	if c.GlobalEdges && c.Attention == layers.GlobalExphormer && c.VirtualNodes < 1 {
 		return fmt.Errorf("config: global_edges on but virtual_nodes = %d, want ≥ 1", c.VirtualNodes)
 	}
 	if c.PE != PENone && c.PESize < 1 {
@@ -291,8 +249,16 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// higherIsBetter tells whether a larger value of the metric is better.
-func higherIsBetter(metric string) bool { return metric != MetricMAE }
+// HigherIsBetter tells whether a larger value of the metric is better (all but mae).
+func HigherIsBetter(metric string) bool { return metric != MetricMAE }
+
+// Better tells whether value a of the metric beats value b.
+func Better(metric string, a, b float64) bool {
+	if HigherIsBetter(metric) {
+		return a > b
+	}
+	return a < b
+}
 
 // ToJSON returns the config as indented JSON.
 func (c Config) ToJSON() (string, error) {
@@ -331,10 +297,56 @@ func LoadConfig(base Config, path string) (Config, error) {
 	return cfg, nil
 }
 
+// names converts a list of typed names to strings.
+func names[T ~string](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = string(x)
+	}
+	return out
+}
+
 func quoteList(xs []string) string {
 	q := make([]string, len(xs))
 	for i, x := range xs {
 		q[i] = fmt.Sprintf("%q", x)
 	}
 	return strings.Join(q, ", ")
+}
+
+// runChanges lists how config b differs from a apart from the run's length (epochs
+// and patience), as ConfigChanges does; none means they describe the same run.
+func runChanges(a, b Config) []string {
+	a.Epochs, b.Epochs = 0, 0
+	a.Patience, b.Patience = 0, 0
+	return ConfigChanges(a, b)
+}
+
+// ConfigChanges lists the fields in which config b differs from a, each as
+// "name: a → b" with the field's JSON name, sorted by name: what separates two runs.
+func ConfigChanges(a, b Config) []string {
+	fields := func(c Config) map[string]string {
+		raw := map[string]json.RawMessage{}
+		j, err := json.Marshal(c)
+		if err == nil {
+			err = json.Unmarshal(j, &raw)
+		}
+		if err != nil { // Config holds only plain values: this cannot happen.
+			panic(fmt.Sprintf("config: JSON round trip: %v", err))
+		}
+		m := make(map[string]string, len(raw))
+		for k, v := range raw {
+			m[k] = string(v)
+		}
+		return m
+	}
+	fa, fb := fields(a), fields(b)
+	var changes []string
+	for k, va := range fa {
+		if vb, ok := fb[k]; !ok || va != vb {
+			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, va, vb))
+		}
+	}
+	sort.Strings(changes)
+	return changes
 }

@@ -1,18 +1,21 @@
 package gexph
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/layers"
 )
 
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
 	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "cora", "cs", "demo", "malnet-tiny",
-		"mnist", "ogbn-arxiv", "pascalvoc-sp", "pattern", "pcqm-contact", "peptides-func", "peptides-struct", "photo", "physics"}
+		"mnist", "ogbn-arxiv", "pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "physics", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)
 	}
@@ -40,25 +43,24 @@ func TestPresetTableValues(t *testing.T) {
 		batch                   int
 		lr                      float64
 		epochs, degree, virtual int
-		mpnn                    string
+		mpnn                    layers.LocalModel
 		expanderEdges           bool
 	}
 	rows := []row{
-		{"cifar10", 5, 40, 4, 0.1, PEESLap, 16, 1e-3, 150, 10, 1, MPNNGatedGCN, true},
-		{"mnist", 5, 40, 4, 0.1, PEESLap, 16, 1e-3, 150, 10, 1, MPNNGatedGCN, true},
-		{"malnet-tiny", 5, 64, 4, 0, PENone, 16, 5e-4, 150, 0, 4, MPNNGatedGCN, false},
-		{"pattern", 4, 40, 4, 0, PEESLap, 32, 2e-4, 120, 14, 4, MPNNGatedGCN, true},
-		{"cluster", 20, 32, 8, 0, PEESLap, 16, 2e-4, 200, 6, 3, MPNNGatedGCN, true},
-		{"pascalvoc-sp", 4, 96, 8, 0.15, PELap, 32, 5e-4, 300, 14, 0, MPNNGatedGCN, true},
-		{"coco-sp", 7, 72, 4, 0, PELap, 32, 5e-4, 300, 22, 0, MPNNGatedGCN, true},
-		{"peptides-func", 8, 64, 4, 0.12, PELap, 128, 3e-4, 200, 0, 1, MPNNGatedGCN, false},
-		{"peptides-struct", 4, 88, 4, 0.12, PELap, 128, 3e-4, 200, 0, 6, MPNNGatedGCN, false},
-		{"pcqm-contact", 7, 64, 4, 0, PELap, 128, 3e-4, 200, 0, 6, MPNNGatedGCN, false},
-		{"ogbn-arxiv", 3, 96, 2, 0.3, PENone, 1, 0.01, 600, 6, 0, MPNNGCN, true},
-		{"computers", 4, 80, 2, 0.4, PENone, 1, 1e-3, 150, 6, 0, MPNNGCN, true},
-		{"photo", 4, 64, 2, 0.4, PENone, 1, 1e-3, 100, 6, 0, MPNNGCN, true},
-		{"cs", 4, 72, 2, 0.4, PENone, 1, 1e-3, 70, 6, 0, MPNNGCN, true},
-		{"physics", 4, 72, 2, 0.4, PENone, 1, 1e-3, 70, 6, 0, MPNNGCN, true},
+		{"cifar10", 5, 40, 4, 0.1, PEESLap, 16, 1e-3, 150, 10, 1, layers.LocalGatedGCN, true},
+		{"mnist", 5, 40, 4, 0.1, PEESLap, 16, 1e-3, 150, 10, 1, layers.LocalGatedGCN, true},
+		{"malnet-tiny", 5, 64, 4, 0, PENone, 16, 5e-4, 150, 0, 4, layers.LocalGatedGCN, false},
+		{"pattern", 4, 40, 4, 0, PEESLap, 32, 2e-4, 120, 14, 4, layers.LocalGatedGCN, true},
+		{"cluster", 20, 32, 8, 0, PEESLap, 16, 2e-4, 200, 6, 3, layers.LocalGatedGCN, true},
+		{"pascalvoc-sp", 4, 96, 8, 0.15, PELap, 32, 5e-4, 300, 14, 0, layers.LocalGatedGCN, true},
+		{"coco-sp", 7, 72, 4, 0, PELap, 32, 5e-4, 300, 22, 0, layers.LocalGatedGCN, true},
+		{"peptides-func", 8, 64, 4, 0.12, PELap, 128, 3e-4, 200, 0, 1, layers.LocalGatedGCN, false},
+		{"peptides-struct", 4, 88, 4, 0.12, PELap, 128, 3e-4, 200, 0, 6, layers.LocalGatedGCN, false},
+		{"ogbn-arxiv", 3, 96, 2, 0.3, PENone, 1, 0.01, 600, 6, 0, layers.LocalGCN, true},
+		{"computers", 4, 80, 2, 0.4, PENone, 1, 1e-3, 150, 6, 0, layers.LocalGCN, true},
+		{"photo", 4, 64, 2, 0.4, PENone, 1, 1e-3, 100, 6, 0, layers.LocalGCN, true},
+		{"cs", 4, 72, 2, 0.4, PENone, 1, 1e-3, 70, 6, 0, layers.LocalGCN, true},
+		{"physics", 4, 72, 2, 0.4, PENone, 1, 1e-3, 70, 6, 0, layers.LocalGCN, true},
 	}
 	for _, r := range rows {
 		c, err := Preset(r.name)
@@ -103,7 +105,7 @@ func TestValidateErrors(t *testing.T) {
 		{func(c *Config) { c.ExpanderAlgorithm = "ramanujan" }, []string{"expander_algorithm:", `"hamiltonian"`}},
 		{func(c *Config) { c.Norm = "group" }, []string{"norm:", `"layer"`}},
 		{func(c *Config) { c.Pooling = "attention" }, []string{"pooling:", `"max"`}},
-		{func(c *Config) { c.Metric = "auc" }, []string{"metric:", `"mrr"`}},
+		{func(c *Config) { c.Metric = "auc" }, []string{"metric:", `"mae"`}},
 		{func(c *Config) { c.Loss = "hinge" }, []string{"loss:", `"bce"`}},
 		{func(c *Config) { c.Layers = 0 }, []string{"layers = 0"}},
 		{func(c *Config) { c.HiddenDim = -1 }, []string{"hidden_dim"}},
@@ -120,7 +122,7 @@ func TestValidateErrors(t *testing.T) {
 		{func(c *Config) { c.WeightDecay = -1 }, []string{"weight_decay"}},
 		{func(c *Config) { c.GradClip = -1 }, []string{"grad_clip"}},
 		{func(c *Config) { c.WarmupEpochs = -1 }, []string{"warmup_epochs = -1"}},
-		{func(c *Config) { c.MPNN, c.Attention = MPNNNone, AttnNone }, []string{"no layers"}},
+		{func(c *Config) { c.MPNN, c.Attention = layers.LocalNone, layers.GlobalNone }, []string{"no layers"}},
 		{func(c *Config) { c.LocalEdges, c.ExpanderEdges, c.GlobalEdges = false, false, false }, []string{"interaction graph is empty"}},
 		{func(c *Config) { c.ExpanderDegree = 5 }, []string{"expander_degree = 5"}},
 		{func(c *Config) { c.VirtualNodes = 0 }, []string{"virtual_nodes = 0"}},
@@ -206,5 +208,25 @@ func TestParseConfigOverridesAndErrors(t *testing.T) {
 	}
 	if !slices.Contains(PresetNames(), "demo") {
 		t.Error("no demo preset")
+	}
+}
+
+func TestConfigChanges(t *testing.T) {
+	a, err := Preset("mnist")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := ConfigChanges(a, a); len(c) != 0 {
+		t.Errorf("a config against itself: %v", c)
+	}
+	b := a
+	b.PESize, b.LearningRate, b.Epochs = 10, 0.003, a.Epochs+1
+	want := []string{fmt.Sprintf("epochs: %d → %d", a.Epochs, b.Epochs), "lr: 0.001 → 0.003", "pe_size: 8 → 10"}
+	if c := ConfigChanges(a, b); strings.Join(c, "|") != strings.Join(want, "|") {
+		t.Errorf("changes %q, want %q", c, want)
+	}
+	// The run's length may change on resume; nothing else may.
+	if c := runChanges(a, b); strings.Join(c, "|") != strings.Join(want[1:], "|") {
+		t.Errorf("run changes %q, want %q", c, want[1:])
 	}
 }

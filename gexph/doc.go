@@ -41,40 +41,16 @@
 // in binaries built with the "xla" build tag. Batches are padded to bucketed shapes so
 // that compiled programs are reused; padding does not change results.
 //
-// # Example
+// # Using it
 //
-//	cfg, err := gexph.Preset("pattern")
-//	if err != nil { ... }
-//	cfg.Epochs = 20
-//	ds, err := data.Load("pattern", data.LoadOptions{Seed: cfg.Seed, TrainGraphs: 2000})
-//	if err != nil { ... }
-//	res, err := gexph.Train(context.Background(), cfg, ds, gexph.TrainOptions{
-//		OutDir: "runs/pattern", // checkpoints, log.jsonl, result.json
-//		Log:    os.Stderr,      // a progress line per epoch
-//	})
-//	if err != nil { ... }
-//	fmt.Printf("%s: %d parameters, best epoch %d, test %s %.4f\n",
-//		res.Dataset, res.Params, res.BestEpoch, res.Metric, res.TestMetric)
+// Preset gives a configuration, data.Load a data set, Train a Result (Example shows a
+// whole run); Evaluate scores a checkpoint; Model, BuildBatch and Batch are the pieces
+// underneath, for programs that run their own loops. TrainFromSpec does the loading and
+// training in one call, as the gexph command does. The "demo" preset trains a small
+// model on a PATTERN subset in a few minutes on a laptop CPU. Programs call
+// SetupRuntime once at start (see its documentation); importing the package has no
+// side effects.
 //
-//	// Later: evaluate the best checkpoint, or continue the run.
-//	ev, err := gexph.Evaluate(ctx, "runs/pattern/best.ckpt", ds, gexph.ModelOptions{})
-//	res, err = gexph.Train(ctx, cfg, ds, gexph.TrainOptions{OutDir: "runs/pattern", Resume: true})
-//
-// TrainFromSpec does the loading and training in one call, as the gexph command does.
-// The "demo" preset trains a small model on a PATTERN subset in a few minutes on a
-// laptop CPU.
-//
-// # Reproducing the paper
-//
-// Suites list the paper's experiments as named training runs (TransductiveSuite,
-// InductiveBudgetSuite, InductiveSuite); RunSuite trains them, resumably, recording one
-// JSON file per run and a CSV. The scaling suite (ScalingPoints, RunScalingSuite,
-// MeasureScaling) measures seconds per epoch and peak memory of Exphormer against full
-// attention on planted-partition graphs of 10³ to 10⁶ nodes. The search suite
-// (SearchGrid, RunSearchSuite, ChooseSearch) tries learning rates and epoch counts
-// around a preset on one seed, selects on the validation metric alone and runs the
-// selected setting on every seed. WriteReport turns the
-// records of every suite under a results root into one Markdown report with figures,
-// the paper's figures beside ours and the reproduction's targets checked; the gexph
-// command's reproduce subcommand drives all of it.
+// The reproduction suites of the paper's experiments and the results report live in
+// package suite, which builds on this one.
 package gexph

@@ -112,25 +112,3 @@ func writeHistory(path string, history []EpochStats) error {
 		return nil
 	})
 }
-
-// readJSONFile decodes the JSON file at path into v; a malformed file's error names it.
-// A missing file's error wraps os.ErrNotExist.
-func readJSONFile(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
-	}
-	return nil
-}
-
-// writeJSONFile writes v as indented JSON atomically.
-func writeJSONFile(path string, v any) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		enc.SetIndent("", "  ")
-		return enc.Encode(v)
-	})
-}

@@ -4,66 +4,30 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/gomlx/compute/dtypes"
+	"github.com/gexph/gexph/layers"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 )
 
 // lossEpsilon guards the denominators of the losses against empty batches.
 const lossEpsilon = 1e-12
 
-// bceWithLogits is the binary cross-entropy of logits z against targets y in {0, 1},
-// computed stably as max(z, 0) − z·y + log(1 + e^(−|z|)).
-func bceWithLogits(z, y *Node) *Node {
-	return Add(Sub(MaxScalar(z, 0), Mul(z, y)), Log1p(Exp(Neg(Abs(z)))))
-}
-
 // lossGraph returns the scalar training loss of the outputs out [R, outDim] against the
-// labels (or targets) of in, rows weighted by in["weights"] (0 leaves a row out).
-//
-//   - cross-entropy: Σ wᵢ ℓᵢ / Σ wᵢ, with ℓ the softmax cross-entropy (sigmoid binary
-//     cross-entropy with one output);
-//   - weighted-cross-entropy (GraphGPS): class c gets the weight W_c = (V − n_c)/V over the
-//     V weighted rows of which n_c are of class c; Σ wᵢ W_yᵢ ℓᵢ / Σ wᵢ W_yᵢ for several
-//     outputs (PyTorch's weighted nll_loss) and Σ wᵢ W_yᵢ ℓᵢ / V for one (PyTorch's
-//     binary_cross_entropy_with_logits with per-row weights);
-//   - bce, l1, mse: the mean over the weighted rows and all outputs.
-func (m *Model) lossGraph(out *Node, in map[string]*Node) *Node {
-	f32 := dtypes.Float32
-	w := in["weights"]
-	sumW := ReduceAllSum(w)
-	mean := func(perRow *Node) *Node {
-		return Div(ReduceAllSum(Mul(perRow, w)), MaxScalar(sumW, lossEpsilon))
-	}
+// labels (or targets) of in, rows weighted by in.Weights (0 leaves a row out): the
+// layers package's loss of the configured kind (cross-entropy with one output is the
+// sigmoid binary cross-entropy; bce, l1 and mse average over the weighted rows and all
+// outputs).
+func (m *Model) lossGraph(out *Node, in *Inputs[*Node]) *Node {
 	switch m.loss {
-	case LossCrossEntropy, LossWeightedCrossEntropy:
-		y := in["labels"]
-		c := m.spec.numClasses
-		var perRow *Node
-		binary := m.spec.outDim == 1
-		if binary {
-			perRow = bceWithLogits(Reshape(out, -1), ConvertDType(y, f32))
-		} else {
-			perRow = Neg(ReduceSum(Mul(LogSoftmax(out, -1), OneHot(y, c, f32)), -1))
-		}
-		if m.loss == LossCrossEntropy {
-			return mean(perRow)
-		}
-		oneHot := OneHot(y, c, f32)                            // [R, C]
-		counts := ReduceSum(Mul(oneHot, InsertAxes(w, -1)), 0) // [C]
-		present := ConvertDType(GreaterThan(counts, ZerosLike(counts)), f32)
-		classW := Mul(Div(Sub(sumW, counts), MaxScalar(sumW, lossEpsilon)), present)
-		rowW := Mul(ReduceSum(Mul(oneHot, InsertAxes(classW, 0)), -1), w) // [R]
-		num := ReduceAllSum(Mul(rowW, perRow))
-		if binary {
-			return Div(num, MaxScalar(sumW, lossEpsilon))
-		}
-		return Div(num, MaxScalar(ReduceAllSum(rowW), lossEpsilon))
+	case LossCrossEntropy:
+		return layers.CrossEntropy(out, in.Labels, in.Weights)
+	case LossWeightedCrossEntropy:
+		return layers.WeightedCrossEntropy(out, in.Labels, in.Weights)
 	case LossBCE:
-		return DivScalar(mean(ReduceSum(bceWithLogits(out, in["targets"]), -1)), float64(m.spec.outDim))
+		return layers.BCEWithLogits(out, in.Targets, in.Weights)
 	case LossL1:
-		return DivScalar(mean(ReduceSum(Abs(Sub(out, in["targets"])), -1)), float64(m.spec.outDim))
+		return layers.MAE(out, in.Targets, in.Weights)
 	case LossMSE:
-		return DivScalar(mean(ReduceSum(Square(Sub(out, in["targets"])), -1)), float64(m.spec.outDim))
+		return layers.MSE(out, in.Targets, in.Weights)
 	}
 	panic(fmt.Errorf("loss %q not implemented", m.loss))
 }

@@ -26,11 +26,11 @@ func graphLoss(t *testing.T, m *Model, out []float32, rows int, labels []int32, 
 		args = append(args, tensors.FromFlatDataAndDimensions(targets, rows, k))
 	}
 	res, err := model.CallOnce(backend, model.NewStore(), func(scope *model.Scope, ins []*Node) *Node {
-		in := map[string]*Node{"weights": ins[1]}
+		in := &Inputs[*Node]{Weights: ins[1]}
 		if labels != nil {
-			in["labels"] = ins[2]
+			in.Labels = ins[2]
 		} else {
-			in["targets"] = ins[2]
+			in.Targets = ins[2]
 		}
 		return m.lossGraph(ins[0], in)
 	}, args...)

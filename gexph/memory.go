@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 )
 
@@ -24,7 +25,7 @@ const denseTensorsPerLayer = 4
 // transductive data set; BatchSize times its largest graph otherwise). It is 0 for
 // other attentions. The estimate leaves out everything linear in n.
 func DenseAttentionBytes(cfg Config, ds *data.Dataset) float64 {
-	if cfg.Attention != AttnFull || ds == nil || len(ds.Graphs) == 0 {
+	if cfg.Attention != layers.GlobalFull || ds == nil || len(ds.Graphs) == 0 {
 		return 0
 	}
 	n := 0
@@ -45,7 +46,7 @@ func DenseAttentionBytes(cfg Config, ds *data.Dataset) float64 {
 // more than three quarters of the machine's memory.
 func checkMemory(cfg Config, ds *data.Dataset) error {
 	need := DenseAttentionBytes(cfg, ds)
-	total := layers.MemTotalMB() * (1 << 20)
+	total := sysinfo.MemTotalMB() * (1 << 20)
 	if need == 0 || total == 0 || need <= 0.75*total {
 		return nil
 	}

@@ -170,29 +170,3 @@ func MAE(pred, target []float64) (float64, error) {
 	}
 	return sum / float64(len(pred)), nil
 }
-
-// MRR returns the mean reciprocal rank of each positive score among its negatives:
-// query i ranks pos[i] against neg[i], and ties count half, as OGB's evaluator (the
-// average of the optimistic rank 1+#{neg > pos} and the pessimistic rank 1+#{neg ≥ pos}).
-func MRR(pos []float64, neg [][]float64) (float64, error) {
-	if len(pos) != len(neg) {
-		return 0, fmt.Errorf("metric: MRR: %d positives for %d negative lists", len(pos), len(neg))
-	}
-	if len(pos) == 0 {
-		return 0, errors.New("metric: MRR: no queries")
-	}
-	sum := 0.0
-	for i, p := range pos {
-		greater, ties := 0, 0
-		for _, s := range neg[i] {
-			if s > p {
-				greater++
-			} else if s == p {
-				ties++
-			}
-		}
-		rank := 1 + float64(greater) + 0.5*float64(ties)
-		sum += 1 / rank
-	}
-	return sum / float64(len(pos)), nil
-}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"slices"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
@@ -162,15 +163,17 @@ type Model struct {
 	// A transductive data set's batches are the same every epoch: the training batch
 	// (loss on the training nodes) and the inference batch of tdData, built once.
 	tdData           *data.Dataset
-	tdTrain, tdInfer *hostBatch
+	tdTrain, tdInfer *Batch
 	numVirtual       int
 	pe               *peCache
 	store            *model.Store
-	names            []string
-	params           int
-	trainExec        *model.Exec
-	evalExec         *model.Exec
-	evalIsCached     bool
+	// presence records which input fields the model's batches carry (set by the first
+	// batch; later batches must match).
+	presence     []bool
+	params       int
+	trainExec    *model.Exec
+	evalExec     *model.Exec
+	evalIsCached bool
 	// Input shapes compiled by trainExec and evalExec.
 	trainShapes, evalShapes map[string]bool
 }
@@ -179,22 +182,13 @@ type Model struct {
 // refuses new shapes beyond its cache size of 32).
 const maxCompiledShapes = 32
 
-// shapeKey identifies the input shapes of a batch.
-func shapeKey(b *hostBatch) string {
-	key := make([]byte, 0, 8*len(b.inputs))
-	for _, in := range b.inputs {
-		key = fmt.Appendf(key, "%v;", in.dims)
-	}
-	return string(key)
-}
-
 // noteShape records that exec will see b's shapes and tells whether exec must be
 // rebuilt first because its cache is full.
-func noteShape(shapes *map[string]bool, b *hostBatch) (rebuild bool) {
+func noteShape(shapes *map[string]bool, b *Batch) (rebuild bool) {
 	if *shapes == nil {
 		*shapes = map[string]bool{}
 	}
-	key := shapeKey(b)
+	key := b.shapeKey()
 	if (*shapes)[key] {
 		return false
 	}
@@ -247,7 +241,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if m.padding, err = parsePadding(padding); err != nil {
 		return nil, err
 	}
-	if cfg.Attention == AttnExphormer && cfg.GlobalEdges {
+	if cfg.Attention == layers.GlobalExphormer && cfg.GlobalEdges {
 		m.numVirtual = cfg.VirtualNodes
 	}
 	if m.interaction, err = m.interactionOptions(); err != nil {
@@ -264,7 +258,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if !spec.transductive && len(ds.Split.Train) > 0 {
 		first = ds.Split.Train[0]
 	}
-	b, err := m.buildBatch(ds, []int{first}, nil)
+	b, err := m.BuildBatch(ds, []int{first}, nil)
 	if err != nil {
 		m.Close()
 		return nil, err
@@ -309,29 +303,37 @@ func (m *Model) Config() Config { return m.cfg }
 // Backend returns the spec of the backend the model runs on.
 func (m *Model) Backend() string { return m.backendName }
 
-// checkNames records the input names of the first batch and checks later batches.
-func (m *Model) checkNames(b *hostBatch) error {
-	if m.names == nil {
-		for _, in := range b.inputs {
-			m.names = append(m.names, in.name)
-		}
+// checkPresence records the input fields of the first batch and checks later batches.
+func (m *Model) checkPresence(b *Batch) error {
+	p := b.presence()
+	if m.presence == nil {
+		m.presence = p
 		return nil
 	}
-	if len(b.inputs) != len(m.names) {
-		return fmt.Errorf("model: batch has %d inputs, want %d", len(b.inputs), len(m.names))
-	}
-	for i, in := range b.inputs {
-		if in.name != m.names[i] {
-			return fmt.Errorf("model: batch input %d is %q, want %q", i, in.name, m.names[i])
-		}
+	if !slices.Equal(p, m.presence) {
+		return fmt.Errorf("model: batch inputs %v differ from the model's %v", p, m.presence)
 	}
 	return nil
 }
 
+// Predict runs the model in inference mode on b and returns its outputs for the batch's
+// real rows (nodes for node tasks, graphs otherwise), b.Rows × outputs, row-major:
+// logits for classes (one logit for two classes), values for multi-label and
+// regression tasks.
+func (m *Model) Predict(b *Batch) ([]float32, error) {
+	out, err := m.forward(b)
+	if err != nil {
+		return nil, err
+	}
+	defer out.FinalizeAll()
+	flat := tensors.MustCopyFlatData[float32](out)
+	return flat[:b.Rows*m.spec.outDim], nil
+}
+
 // forward runs the model in inference mode on b and returns its outputs [rows, outDim]
 // (padded rows included).
-func (m *Model) forward(b *hostBatch) (*tensors.Tensor, error) {
-	if err := m.checkNames(b); err != nil {
+func (m *Model) forward(b *Batch) (*tensors.Tensor, error) {
+	if err := m.checkPresence(b); err != nil {
 		return nil, err
 	}
 	// The Go backend embeds variables as constants in inference graphs, so a compiled
@@ -341,7 +343,7 @@ func (m *Model) forward(b *hostBatch) (*tensors.Tensor, error) {
 	}
 	if m.evalExec == nil || !m.evalIsCached {
 		if !m.evalIsCached {
-			m.evalShapes = map[string]bool{shapeKey(b): true}
+			m.evalShapes = map[string]bool{b.shapeKey(): true}
 		}
 		if m.evalExec != nil {
 			m.evalExec.Finalize()
@@ -368,11 +370,11 @@ func (m *Model) weightsChanged() {
 	}
 }
 
-// bind names the graph inputs.
-func (m *Model) bind(ins []*Node) map[string]*Node {
-	in := make(map[string]*Node, len(ins))
-	for i, n := range ins {
-		in[m.names[i]] = n
+// bind names the graph inputs of an executor (see Inputs).
+func (m *Model) bind(ins []*Node) *Inputs[*Node] {
+	in, err := bindInputs(m.presence, ins)
+	if err != nil {
+		panic(err) // Reported by model.Exec.Call as its error.
 	}
 	return in
 }
@@ -388,94 +390,85 @@ func (m *Model) nodeEmbeddingDim() int {
 
 // needEdgeStates tells whether the model uses encoded local edge features.
 func (m *Model) needEdgeStates() bool {
-	return m.cfg.MPNN == MPNNGatedGCN || m.cfg.MPNN == MPNNGINE || (m.cfg.Attention == AttnExphormer && m.cfg.LocalEdges)
+	return m.cfg.MPNN == layers.LocalGatedGCN || m.cfg.MPNN == layers.LocalGINE || (m.cfg.Attention == layers.GlobalExphormer && m.cfg.LocalEdges)
 }
 
 // gpsConfig returns the layers package's GPS configuration.
 func (m *Model) gpsConfig() layers.GPSConfig {
-	global := m.cfg.Attention
-	if global == AttnFull {
-		global = layers.GlobalTransformer
-	}
 	return layers.GPSConfig{
-		Local: m.cfg.MPNN, Global: global, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
+		Local: m.cfg.MPNN, Global: m.cfg.Attention, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
 		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
 	}
 }
 
 // modelGraph builds the model: encoders, virtual nodes, GPS layers and the head.
 // It returns the outputs [rows, outDim].
-func (m *Model) modelGraph(scope *model.Scope, in map[string]*Node) *Node {
+func (m *Model) modelGraph(scope *model.Scope, in *Inputs[*Node]) *Node {
 	scope = scope.WithInitializer(layers.FanInUniform(scope))
 	cfg := m.cfg
 	d := cfg.HiddenDim
 	dtype := dtypes.Float32
-	nodeMask := in["node_mask"]
-	g := nodeMask.Graph()
-	np := nodeMask.Shape().Dimensions[0]
-	gp := in["graph_mask"].Shape().Dimensions[0]
-	graphID := in["graph_id"]
+	g := in.NodeMask.Graph()
+	np := in.NodeMask.Shape().Dimensions[0]
+	gp := in.GraphMask.Shape().Dimensions[0]
 
 	h := m.encodeNodes(scope.In("node_encoder"), in, m.nodeEmbeddingDim())
 	var esPE *Node
 	switch cfg.PE {
 	case PEESLap:
-		esPE = layers.ESLapPEEncoder(scope.In("pe_encoder"), in["pe_vec"], in["pe_mask"], d)
+		esPE = layers.ESLapPEEncoder(scope.In("pe_encoder"), in.PEVec, in.PEMask, d)
 	case PELap:
-		pe := layers.NewLapPEEncoder(scope.In("pe_encoder"), in["pe_vec"], in["pe_val"], cfg.PEDim).Mask(in["pe_mask"]).Done()
+		pe := layers.NewLapPEEncoder(scope.In("pe_encoder"), in.PEVec, in.PEVal, cfg.PEDim).Mask(in.PEMask).Done()
 		h = Concatenate([]*Node{h, pe}, -1)
 	case PERWSE:
-		h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in["rwse"], cfg.PEDim, false)}, -1)
+		h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in.RWSE, cfg.PEDim, false)}, -1)
 	}
 
 	// The attention's edge embeddings are rows of a table (the encoded local edges or
 	// their distinct values, then the learned interaction-edge types): the attention
 	// projects the table rather than every edge.
+	numTypes := expander.NumLearnedEdgeTypes(m.numVirtual)
 	var e, attnTable, attnIndex *Node
 	if m.needEdgeStates() {
 		localTable, localIndex := m.encodeEdgeTable(scope.In("edge_encoder"), in, d)
 		switch {
 		case localIndex == nil:
 			e = localTable
-		case m.cfg.MPNN != MPNNGatedGCN && m.cfg.MPNN != MPNNGINE:
+		case m.cfg.MPNN != layers.LocalGatedGCN && m.cfg.MPNN != layers.LocalGINE:
 			// Only the attention reads the local edges.
 		case m.spec.edge.kind == data.NoFeatures:
 			e = BroadcastToDims(localTable, localIndex.Shape().Dimensions[0], d)
 		default:
 			e = Gather(localTable, InsertAxes(localIndex, -1))
 		}
-		if cfg.Attention == AttnExphormer {
+		if cfg.Attention == layers.GlobalExphormer {
 			attnTable, attnIndex = layers.MixedEdgeTable(scope.In("interaction_edges"), localTable, localIndex,
-				in["h_source"], layers.NumInteractionEdgeTypes(m.numVirtual))
+				in.HSource, numTypes)
 		}
-	} else if cfg.Attention == AttnExphormer {
-		numTypes := layers.NumInteractionEdgeTypes(m.numVirtual)
+	} else if cfg.Attention == layers.GlobalExphormer {
 		attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
 			Iota(g, shapes.Make(dtypes.Int32, numTypes), 0), numTypes, d, dtype)
-		attnIndex = Neg(AddScalar(in["h_source"], 1))
+		attnIndex = Neg(AddScalar(in.HSource, 1))
 	}
 	if m.numVirtual > 0 {
-		slot := Iota(g, shapes.Make(dtypes.Int32, gp*m.numVirtual), 0)
-		which := ModScalar(slot, m.numVirtual)
-		virt := layers.EdgeTypeEmbedding(scope.In("virtual_nodes"), which, m.numVirtual, d, dtype)
-		h = Concatenate([]*Node{h, virt}, 0)
+		h = layers.AppendVirtualNodes(scope.In("virtual_nodes"), h, m.numVirtual, gp)
 		if esPE != nil {
 			esPE = Concatenate([]*Node{esPE, Zeros(g, shapes.Make(dtype, gp*m.numVirtual, d))}, 0)
 		}
 	}
 	gps := m.gpsConfig()
 	for l := 0; l < cfg.Layers; l++ {
-		lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, gps).NormMask(in["norm_mask"]).LocalEdgeMask(in["edge_mask"])
-		if cfg.MPNN != MPNNNone {
-			lb.LocalEdges(in["src"], in["dst"], e)
+		lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, gps).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
+		if cfg.MPNN != layers.LocalNone {
+			lb.LocalEdges(in.Src, in.Dst, e)
 		}
 		switch cfg.Attention {
-		case AttnExphormer:
-			lb.AttentionEdges(in["h_src"], in["h_dst"], nil).AttentionEdgeTable(attnTable, attnIndex)
-		case AttnBigBird:
-			lb.AttentionEdges(in["bb_src"], in["bb_dst"], nil)
-		case AttnFull, AttnPerformer:
-			lb.Graphs(graphID, gp)
+		case layers.GlobalExphormer:
+			lb.AttentionEdges(in.HSrc, in.HDst, nil).AttentionEdgeTable(attnTable, attnIndex)
+		case layers.GlobalBigBird:
+			lb.AttentionEdges(in.BBSrc, in.BBDst, nil)
+		case layers.GlobalFull, layers.GlobalPerformer:
+			lb.Blocks(in.BlockNodes)
 		}
 		if esPE != nil {
 			lb.EquivStablePE(esPE)
@@ -485,32 +478,37 @@ func (m *Model) modelGraph(scope *model.Scope, in map[string]*Node) *Node {
 	if m.numVirtual > 0 {
 		h = Slice(h, AxisRange(0, np))
 	}
-	if m.spec.nodeLevel {
-		return m.head(scope.In("head"), h, nodeMask)
+	head := scope.In("head")
+	rows, rowMask := h, in.NodeMask
+	if !m.spec.nodeLevel {
+		rows, rowMask = layers.GraphPool(h, in.GraphID, in.NodeMask, gp, cfg.Pooling), in.GraphMask
 	}
-	return m.head(scope.In("head"), pool(cfg.Pooling, h, graphID, nodeMask, gp), in["graph_mask"])
+	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(cfg.HeadLayers)
+	if cfg.HeadNorm {
+		hb.BatchNorm(rowMask)
+	}
+	return hb.Done()
 }
 
 // encodeNodes embeds the node features to width dim: a linear map (dense, sparse) or a
 // sum of per-column embeddings plus a bias (categorical; the same function as a linear
 // map of the one-hot codes), or one learned vector when there are no features.
-func (m *Model) encodeNodes(scope *model.Scope, in map[string]*Node, dim int) *Node {
-	mask := in["node_mask"]
-	np := mask.Shape().Dimensions[0]
+func (m *Model) encodeNodes(scope *model.Scope, in *Inputs[*Node], dim int) *Node {
+	np := in.NodeMask.Shape().Dimensions[0]
 	switch m.spec.node.kind {
 	case data.Dense:
-		return glayers.Dense(scope, in["x"], true, dim)
+		return glayers.Dense(scope, in.X, true, dim)
 	case data.Categorical:
-		return categoricalEmbedding(scope, in["x_cat"], m.spec.node.card, dim)
+		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim)
 	case data.Sparse:
-		g := mask.Graph()
+		g := in.NodeMask.Graph()
 		w := scope.VariableWithShape("weights", shapes.Make(dtypes.Float32, m.spec.node.cols, dim)).NodeValue(g)
 		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
-		rows := Mul(Gather(w, InsertAxes(in["x_col"], -1)), InsertAxes(in["x_val"], -1))
-		x := ScatterSum(Zeros(g, shapes.Make(dtypes.Float32, np, dim)), InsertAxes(in["x_row"], -1), rows, false, false)
+		rows := Mul(Gather(w, InsertAxes(in.XCol, -1)), InsertAxes(in.XVal, -1))
+		x := ScatterSum(Zeros(g, shapes.Make(dtypes.Float32, np, dim)), InsertAxes(in.XRow, -1), rows, false, false)
 		return Add(x, InsertAxes(b, 0))
 	}
-	one := layers.EdgeTypeEmbedding(scope, Zeros(mask.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
+	one := layers.EdgeTypeEmbedding(scope, Zeros(in.NodeMask.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
 	return BroadcastToDims(one, np, dim)
 }
 
@@ -518,21 +516,20 @@ func (m *Model) encodeNodes(scope *model.Scope, in map[string]*Node, dim int) *N
 // table and an index: local edge i has embedding table[index[i]]. index is nil when the
 // table has one row per edge (dense or multi-column categorical features); no features
 // give a one-row table and a single categorical column its table of codes.
-func (m *Model) encodeEdgeTable(scope *model.Scope, in map[string]*Node, dim int) (table, index *Node) {
-	src := in["src"]
-	g := src.Graph()
-	ep := src.Shape().Dimensions[0]
+func (m *Model) encodeEdgeTable(scope *model.Scope, in *Inputs[*Node], dim int) (table, index *Node) {
+	g := in.Src.Graph()
+	ep := in.Src.Shape().Dimensions[0]
 	switch {
 	case m.spec.edge.kind == data.Dense:
-		return glayers.Dense(scope, in["e"], true, dim), nil
+		return glayers.Dense(scope, in.E, true, dim), nil
 	case m.spec.edge.kind == data.Categorical && len(m.spec.edge.card) == 1:
 		codes := max(m.spec.edge.card[0], 1)
 		all := Iota(g, shapes.Make(dtypes.Int32, codes), 0)
 		table = layers.EdgeTypeEmbedding(scope.In("column_0"), all, codes, dim, dtypes.Float32)
 		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
-		return Add(table, InsertAxes(b, 0)), Reshape(in["e_cat"], ep)
+		return Add(table, InsertAxes(b, 0)), Reshape(in.ECat, ep)
 	case m.spec.edge.kind == data.Categorical:
-		return categoricalEmbedding(scope, in["e_cat"], m.spec.edge.card, dim), nil
+		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim), nil
 	}
 	one := layers.EdgeTypeEmbedding(scope, Zeros(g, shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
 	return one, Zeros(g, shapes.Make(dtypes.Int32, ep))
@@ -559,51 +556,9 @@ func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int) 
 	return Add(sum, InsertAxes(b, 0))
 }
 
-// pool reads out each graph: h [N, D] with graphID [N] in [0, numGraphs) → [numGraphs, D],
-// counting only rows with mask 1. Graphs without nodes get zeros.
-func pool(kind string, h, graphID, mask *Node, numGraphs int) *Node {
-	g := h.Graph()
-	dtype := h.DType()
-	d := h.Shape().Dimensions[1]
-	idx := InsertAxes(graphID, -1)
-	count := ScatterSum(Zeros(g, shapes.Make(dtype, numGraphs)), idx, mask, false, false)
-	has := InsertAxes(GreaterThan(count, ZerosLike(count)), -1)
-	has = BroadcastToDims(has, numGraphs, d)
-	if kind == PoolMax {
-		negInf := BroadcastToDims(Infinity(g, dtype, -1), numGraphs, d)
-		keep := BroadcastToDims(InsertAxes(GreaterThan(mask, ZerosLike(mask)), -1), h.Shape().Dimensions...)
-		vals := Where(keep, h, BroadcastToDims(Infinity(g, dtype, -1), h.Shape().Dimensions...))
-		mx := ScatterMax(negInf, idx, vals, false, false)
-		return Where(has, mx, ZerosLike(mx))
-	}
-	sum := ScatterSum(Zeros(g, shapes.Make(dtype, numGraphs, d)), idx, Mul(h, InsertAxes(mask, -1)), false, false)
-	if kind == PoolSum {
-		return sum
-	}
-	return Div(sum, InsertAxes(MaxScalar(count, 1), -1))
-}
-
-// head is the prediction MLP: HeadLayers−1 hidden layers of width HiddenDim with ReLU
-// (with HeadNorm: a bias-free linear map and a batch norm over the rows where mask is
-// set) and a final linear map to the outputs.
-func (m *Model) head(scope *model.Scope, x, mask *Node) *Node {
-	d := m.cfg.HiddenDim
-	for i := 0; i < m.cfg.HeadLayers-1; i++ {
-		s := scope.In("hidden_%d", i)
-		if m.cfg.HeadNorm {
-			x = glayers.Dense(s, x, false, d)
-			x = layers.NewBatchNorm(s.In("norm"), x).Mask(mask).Done()
-		} else {
-			x = glayers.Dense(s, x, true, d)
-		}
-		x = MaxScalar(x, 0)
-	}
-	return glayers.Dense(scope.In("output"), x, true, m.spec.outDim)
-}
-
 // transductiveBatch returns the cached training (train) or inference batch of the
 // single graph of ds, building it on first use.
-func (m *Model) transductiveBatch(ds *data.Dataset, train bool) (*hostBatch, error) {
+func (m *Model) transductiveBatch(ds *data.Dataset, train bool) (*Batch, error) {
 	if m.tdData != ds {
 		m.tdData, m.tdTrain, m.tdInfer = ds, nil, nil
 	}
@@ -612,7 +567,7 @@ func (m *Model) transductiveBatch(ds *data.Dataset, train bool) (*hostBatch, err
 		slot, loss = &m.tdTrain, ds.Split.Train
 	}
 	if *slot == nil {
-		b, err := m.buildBatch(ds, []int{0}, loss)
+		b, err := m.BuildBatch(ds, []int{0}, loss)
 		if err != nil {
 			return nil, err
 		}

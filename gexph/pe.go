@@ -5,7 +5,7 @@ import (
 	"sync"
 
 	"github.com/gexph/gexph/data"
-	"github.com/gexph/gexph/layers"
+	"github.com/gexph/gexph/spectral"
 )
 
 // peValues holds one graph's positional encoding, row-major [nodes × k]: Laplacian
@@ -84,17 +84,17 @@ func (c *peCache) precompute(ds *data.Dataset, graphs []int, workers int) error 
 // computePE returns the positional encoding of kind for one graph: for PELap and
 // PEESLap the k eigenpairs of the combinatorial Laplacian D − A with the smallest
 // eigenvalues (GraphGPS's laplacian_norm "none", trivial ones included; see
-// layers.ComputeLapPE), for PERWSE the k-step random-walk return probabilities (see
-// layers.ComputeRWSE).
+// spectral.ComputeLapPE), for PERWSE the k-step random-walk return probabilities (see
+// spectral.ComputeRWSE).
 func computePE(g *data.Graph, kind string, k int) (*peValues, error) {
 	if kind == PERWSE {
-		rw, err := layers.ComputeRWSE(g.NumNodes, g.Src, g.Dst, k)
+		rw, err := spectral.ComputeRWSE(g.NumNodes, g.Src, g.Dst, k)
 		if err != nil {
 			return nil, err
 		}
 		return &peValues{vec: rw}, nil
 	}
-	lap, err := layers.ComputeLapPE(g.NumNodes, g.Src, g.Dst, k, layers.LapPEOptions{IncludeTrivial: true})
+	lap, err := spectral.ComputeLapPE(g.NumNodes, g.Src, g.Dst, k, spectral.LapPEOptions{IncludeTrivial: true})
 	if err != nil {
 		return nil, err
 	}

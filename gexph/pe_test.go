@@ -15,15 +15,15 @@ func TestPEInBatch(t *testing.T) {
 	cfg.PE, cfg.PESize, cfg.PEDim = PELap, k, 4
 	m := newTestModel(t, cfg, ds, "pow2")
 	graphs := []int{0, 1, 2, 3}
-	b, err := m.buildBatch(ds, graphs, nil)
+	b, err := m.BuildBatch(ds, graphs, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	vec, val, mask := inputByName(t, b, "pe_vec").f32, inputByName(t, b, "pe_val").f32, inputByName(t, b, "pe_mask").f32
+	vec, val, mask := b.Inputs.PEVec.F32, b.Inputs.PEVal.F32, b.Inputs.PEMask.F32
 	sawPadding := false
 	for i, gi := range graphs {
 		g := ds.Graphs[gi]
-		off := b.nodeOffset[i]
+		off := b.NodeOffset[i]
 		n := g.NumNodes
 		adj := make([][]float64, n)
 		for u := range adj {
@@ -65,7 +65,7 @@ func TestPEInBatch(t *testing.T) {
 	if !sawPadding {
 		t.Error("no padded PE slot in the batch (want graphs smaller than k)")
 	}
-	for u := b.numNodes; u < b.padNodes; u++ {
+	for u := b.NumNodes; u < b.PadNodes; u++ {
 		for c := 0; c < k; c++ {
 			if mask[u*k+c] != 0 || vec[u*k+c] != 0 {
 				t.Fatalf("padding node %d has PE values", u)

@@ -3,6 +3,8 @@ package gexph
 import (
 	"fmt"
 	"sort"
+
+	"github.com/gexph/gexph/layers"
 )
 
 // baseConfig holds the settings shared by the presets: GraphGPS's defaults (AdamW,
@@ -12,10 +14,10 @@ func baseConfig() Config {
 	return Config{
 		Layers: 4, HiddenDim: 64, Heads: 4,
 		PE:   PENone,
-		MPNN: MPNNGatedGCN, Attention: AttnExphormer,
+		MPNN: layers.LocalGatedGCN, Attention: layers.GlobalExphormer,
 		LocalEdges: true, ExpanderEdges: true, GlobalEdges: true,
 		ExpanderDegree: 6, ExpanderAlgorithm: ExpanderStandard, VirtualNodes: 1,
-		Norm: NormBatch, Pooling: PoolMean, HeadLayers: 3,
+		Norm: layers.NormBatch, Pooling: layers.PoolMean, HeadLayers: 3,
 		BatchSize: 32, LearningRate: 1e-3, WeightDecay: 1e-5,
 		Epochs: 100, WarmupEpochs: 5, GradClip: 1,
 		Metric: MetricAccuracy,
@@ -41,7 +43,7 @@ func presetTable() map[string]Config {
 		c.Dropout, c.AttnDropout = 0, 0.2
 		c.LearningRate = 2e-4
 		c.Metric, c.Loss = MetricWeightedAccuracy, LossWeightedCrossEntropy
-		c.Pooling = PoolSum
+		c.Pooling = layers.PoolSum
 	}
 	add("pattern", func(c *Config) {
 		sbm(c)
@@ -70,7 +72,7 @@ func presetTable() map[string]Config {
 		c.Dropout, c.AttnDropout = 0, 0.2
 		c.BatchSize, c.LearningRate, c.Epochs = 16, 5e-4, 150
 		c.ExpanderEdges, c.ExpanderDegree, c.VirtualNodes = false, 0, 4
-		c.Pooling = PoolMax
+		c.Pooling = layers.PoolMax
 	})
 	lrgb := func(c *Config) {
 		c.PE, c.PESize, c.PEDim = PELap, 10, 16
@@ -108,17 +110,11 @@ func presetTable() map[string]Config {
 		c.VirtualNodes = 6
 		c.Metric, c.Loss = MetricMAE, LossL1
 	})
-	add("pcqm-contact", func(c *Config) {
-		peptides(c)
-		c.Layers, c.HiddenDim, c.Heads, c.Dropout = 7, 64, 4, 0
-		c.VirtualNodes = 6
-		c.Metric = MetricMRR
-	})
-	transductive := func(layers, hidden, epochs int, dropout, lr float64) func(c *Config) {
+	transductive := func(numLayers, hidden, epochs int, dropout, lr float64) func(c *Config) {
 		return func(c *Config) {
-			c.Layers, c.HiddenDim, c.Heads = layers, hidden, 2
+			c.Layers, c.HiddenDim, c.Heads = numLayers, hidden, 2
 			c.Dropout, c.AttnDropout = dropout, dropout
-			c.MPNN = MPNNGCN
+			c.MPNN = layers.LocalGCN
 			c.BatchSize, c.LearningRate, c.Epochs = 1, lr, epochs
 			c.ExpanderDegree, c.GlobalEdges, c.VirtualNodes = 6, false, 0
 			c.HeadLayers, c.HeadNorm = 2, true
@@ -131,6 +127,13 @@ func presetTable() map[string]Config {
 	add("physics", transductive(4, 72, 70, 0.4, 1e-3))
 	add("cora", transductive(4, 80, 150, 0.4, 1e-3))
 	add("citeseer", transductive(4, 80, 150, 0.4, 1e-3))
+	// scaling: the scaling suite's model on planted-partition graphs (data.Load's
+	// "planted:N"): the computers architecture (GCN + Exphormer, batch norm, no virtual
+	// nodes) at 2 layers of width 16 with 2 heads, no dropout, no warm-up, 3 epochs.
+	add("scaling", func(c *Config) {
+		transductive(2, 16, 3, 0, 1e-3)(c)
+		c.WarmupEpochs = 0
+	})
 	// demo: a small PATTERN model on a subset, for a run of a few minutes on a laptop.
 	add("demo", func(c *Config) {
 		sbm(c)

@@ -2,28 +2,19 @@ package gexph
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/shareddata"
 )
 
-// realDataDir returns the shared data directory ($GEXPH_DATA or ../../shared/data),
-// skipping the test when the file rel is absent (failing when $CI is set).
+// realDataDir returns the shared data root (see shareddata.Root), skipping the test when
+// the file rel is absent (failing when $CI is set).
 func realDataDir(t *testing.T, rel string) string {
 	t.Helper()
-	dir := os.Getenv("GEXPH_DATA")
-	if dir == "" {
-		dir = filepath.Join("..", "..", "shared", "data")
-	}
-	if _, err := os.Stat(filepath.Join(dir, rel)); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("data file %s: %v", rel, err)
-		}
-		t.Skipf("data file %s absent: %v", rel, err)
-	}
-	abs, err := filepath.Abs(dir)
+	shareddata.Path(t, rel)
+	abs, err := filepath.Abs(shareddata.Root())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package gexph
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,12 +10,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/gexph/gexph/data"
-	"github.com/gexph/gexph/layers"
+	"github.com/gexph/gexph/internal/jsonfile"
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
@@ -167,8 +166,9 @@ func (m *Model) prepareTraining() error {
 	return nil
 }
 
-// setLearningRate sets the optimizer's learning rate for the next steps.
-func (m *Model) setLearningRate(lr float64) error {
+// SetLearningRate sets the optimizer's learning rate for the following steps (Train
+// sets it once per epoch, as LearningRate says).
+func (m *Model) SetLearningRate(lr float64) error {
 	v := optimizer.LearningRateVar(m.store.RootScope(), dtypes.Float32, lr)
 	if err := v.SetValue(tensors.FromScalar(float32(lr))); err != nil {
 		return fmt.Errorf("train: setting the learning rate: %w", err)
@@ -176,9 +176,17 @@ func (m *Model) setLearningRate(lr float64) error {
 	return nil
 }
 
+// TrainStep runs one optimisation step on b — forward, backward, gradient clipping and an
+// AdamW update at the current learning rate — and returns the batch's loss. Train runs
+// these; programs with loops of their own call it directly.
+func (m *Model) TrainStep(b *Batch) (float64, error) {
+	loss, _, err := m.trainStep(b)
+	return loss, err
+}
+
 // trainStep runs one optimisation step on b and returns the loss and the outputs.
-func (m *Model) trainStep(b *hostBatch) (float64, []float32, error) {
-	if err := m.checkNames(b); err != nil {
+func (m *Model) trainStep(b *Batch) (float64, []float32, error) {
+	if err := m.checkPresence(b); err != nil {
 		return 0, nil, err
 	}
 	if noteShape(&m.trainShapes, b) && m.trainExec != nil {
@@ -213,19 +221,19 @@ type collector struct {
 }
 
 // add records rows of out ([b.padded rows × outDim]) with their batch loss.
-func (c *collector) add(out []float32, b *hostBatch, rows []int, loss, weight float64) {
+func (c *collector) add(out []float32, b *Batch, rows []int, loss, weight float64) {
 	k := c.m.spec.outDim
 	c.lossSum += loss * weight
 	c.wSum += weight
 	for _, r := range rows {
 		row := out[r*k : (r+1)*k]
-		if b.labels != nil {
-			c.label = append(c.label, b.labels[r])
+		if b.Labels != nil {
+			c.label = append(c.label, b.Labels[r])
 			c.pred = append(c.pred, predictClass(row))
 		} else {
 			for j, v := range row {
 				c.score = append(c.score, float64(v))
-				c.target = append(c.target, float64(b.targets[r*k+j]))
+				c.target = append(c.target, float64(b.Targets[r*k+j]))
 			}
 		}
 	}
@@ -342,11 +350,11 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 			if err != nil {
 				return nil, err
 			}
-			w := make([]float32, b.rows)
+			w := make([]float32, b.Rows)
 			for _, v := range idx {
 				w[v] = 1
 			}
-			loss, sumW := m.hostLoss(out, b.labels, b.targets, w)
+			loss, sumW := m.hostLoss(out, b.Labels, b.Targets, w)
 			c := &collector{m: m}
 			c.add(out, b, idx, loss, sumW)
 			if res[i].Metric, err = c.metric(m.cfg.Metric); err != nil {
@@ -363,7 +371,7 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 		}
 		c := &collector{m: m}
 		for _, graphs := range batchesOf(idx, m.cfg.BatchSize) {
-			b, err := m.buildBatch(ds, graphs, nil)
+			b, err := m.BuildBatch(ds, graphs, nil)
 			if err != nil {
 				return nil, err
 			}
@@ -373,8 +381,8 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 			}
 			out := tensors.MustCopyFlatData[float32](outT)
 			outT.FinalizeAll()
-			loss, sumW := m.hostLoss(out, b.labels, b.targets, b.weights[:b.rows])
-			c.add(out, b, allRows(b.rows), loss, sumW)
+			loss, sumW := m.hostLoss(out, b.Labels, b.Targets, b.Weights[:b.Rows])
+			c.add(out, b, allRows(b.Rows), loss, sumW)
 		}
 		if res[i].Metric, err = c.metric(m.cfg.Metric); err != nil {
 			return nil, fmt.Errorf("evaluate %s: %w", split, err)
@@ -409,7 +417,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 			if err := ctx.Err(); err != nil {
 				return 0, 0, 0, 0, err
 			}
-			b, err := m.buildBatch(ds, graphs, nil)
+			b, err := m.BuildBatch(ds, graphs, nil)
 			if err != nil {
 				return 0, 0, 0, 0, err
 			}
@@ -418,10 +426,10 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 				return 0, 0, 0, 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
 			}
 			sumW := 0.0
-			for _, w := range b.weights {
+			for _, w := range b.Weights {
 				sumW += float64(w)
 			}
-			c.add(out, b, allRows(b.rows), l, sumW)
+			c.add(out, b, allRows(b.Rows), l, sumW)
 			prog.step(epoch, bi+1, len(batches))
 		}
 		examples = len(order)
@@ -431,51 +439,6 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		return 0, 0, 0, 0, fmt.Errorf("epoch %d: train %w", epoch, err)
 	}
 	return c.loss(), metric, examples, time.Since(start).Seconds(), nil
-}
-
-// runChanges lists how config b differs from a apart from the run's length (epochs
-// and patience), as configChanges does; none means they describe the same run.
-func runChanges(a, b Config) []string {
-	a.Epochs, b.Epochs = 0, 0
-	a.Patience, b.Patience = 0, 0
-	return configChanges(a, b)
-}
-
-// configChanges lists the fields in which config b differs from a, each as
-// "name: a → b" with the field's JSON name, sorted by name.
-func configChanges(a, b Config) []string {
-	fields := func(c Config) map[string]string {
-		raw := map[string]json.RawMessage{}
-		j, err := json.Marshal(c)
-		if err == nil {
-			err = json.Unmarshal(j, &raw)
-		}
-		if err != nil { // Config holds only plain values: this cannot happen.
-			panic(fmt.Sprintf("config: JSON round trip: %v", err))
-		}
-		m := make(map[string]string, len(raw))
-		for k, v := range raw {
-			m[k] = string(v)
-		}
-		return m
-	}
-	fa, fb := fields(a), fields(b)
-	var changes []string
-	for k, va := range fa {
-		if vb, ok := fb[k]; !ok || va != vb {
-			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, va, vb))
-		}
-	}
-	sort.Strings(changes)
-	return changes
-}
-
-// better tells whether metric value a beats b.
-func better(metric string, a, b float64) bool {
-	if higherIsBetter(metric) {
-		return a > b
-	}
-	return a < b
 }
 
 // Train trains a model of cfg on ds and returns the result: AdamW with the cosine
@@ -572,9 +535,9 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		if err := ctx.Err(); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
-		epochStart, epochCPU := time.Now(), layers.ProcessCPUSeconds()
+		epochStart, epochCPU := time.Now(), sysinfo.ProcessCPUSeconds()
 		lr := LearningRate(cfg, epoch-1)
-		if err := m.setLearningRate(lr); err != nil {
+		if err := m.SetLearningRate(lr); err != nil {
 			return nil, err
 		}
 		trainLoss, trainMetric, examples, trainSecs, err := m.trainEpoch(ctx, ds, epoch, prog)
@@ -593,7 +556,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		}
 		st := EpochStats{Epoch: epoch, TrainLoss: trainLoss, TrainMetric: trainMetric, ValLoss: val[0].Loss,
 			ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(examples) / math.Max(trainSecs, 1e-9)}
-		if info.BestEpoch == 0 || better(cfg.Metric, st.ValMetric, info.BestVal) {
+		if info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal) {
 			st.Best = true
 			info.BestEpoch, info.BestVal = epoch, st.ValMetric
 			switch {
@@ -608,7 +571,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			}
 		}
 		st.Seconds = time.Since(epochStart).Seconds()
-		st.CPUSeconds = layers.ProcessCPUSeconds() - epochCPU
+		st.CPUSeconds = sysinfo.ProcessCPUSeconds() - epochCPU
 		info.Epoch = epoch
 		info.History = append(info.History, st)
 		ran++
@@ -630,7 +593,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	finish()
 	prog.printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
 	if opts.OutDir != "" {
-		if err := writeJSONFile(filepath.Join(opts.OutDir, "result.json"), res); err != nil {
+		if err := jsonfile.Write(filepath.Join(opts.OutDir, "result.json"), res); err != nil {
 			return res, fmt.Errorf("train: %w", err)
 		}
 	}

@@ -19,8 +19,7 @@ const DefaultBackend = "go"
 //   - "xla:/abs/path/to/pjrt_plugin.so": XLA with that PJRT plugin (e.g. CUDA).
 //
 // XLA needs a binary built with the "xla" build tag (and cgo); without it an "xla" spec
-// is an error. Nothing is ever installed from the network. NewBackend calls
-// EnsureHeapHeadroom first.
+// is an error. Nothing is ever installed from the network.
 func NewBackend(spec string) (b compute.Backend, err error) {
 	if spec == "" {
 		spec = DefaultBackend
@@ -34,7 +33,6 @@ func NewBackend(spec string) (b compute.Backend, err error) {
 		slices.Sort(avail)
 		return nil, fmt.Errorf("backend %q: unknown backend %q (available: %q)", spec, name, avail)
 	}
-	EnsureHeapHeadroom()
 	defer func() {
 		if r := recover(); r != nil {
 			b, err = nil, fmt.Errorf("backend %q: %v", spec, r)

@@ -1,16 +1,31 @@
-// Package layers provides GoMLX layers for Exphormer and GraphGPS graph transformers:
-// Exphormer sparse attention over an interaction graph (input edges, expander edges and
-// virtual nodes), the baselines it is compared with (full attention per graph, Performer,
-// BigBird), the message-passing models of GPS layers (GatedGCN, GINE, GCN), the GPS layer
-// itself, positional encodings (LapPE, equivariant-stable LapPE, RWSE), prediction heads
-// and losses, and a training-step benchmark.
+// Package layers provides GoMLX layers for Exphormer and GraphGPS graph transformers —
+// graph-building code only:
+//
+//   - attention: Exphormer sparse attention over an interaction graph
+//     (NewExphormerAttention) and the baselines it is compared with: full attention
+//     (NewDenseAttention) and Performer (NewPerformerAttention) per graph, BigBird
+//     (NewBigBirdAttention);
+//   - message passing: GatedGCN (NewGatedGCN), GINE (NewGINE), GCN (GCNConv), and the
+//     feed-forward block (FeedForward);
+//   - the GPS layer that combines them (NewGPSLayer, GPSConfig; LocalModel, GlobalModel
+//     and Norm name the choices);
+//   - embeddings: edge types (EdgeTypeEmbedding, MixedEdgeEmbedding, MixedEdgeTable),
+//     virtual nodes (VirtualNodeEmbedding, AppendVirtualNodes), positional-encoding
+//     encoders (NewLapPEEncoder, ESLapPEEncoder, RWSEEncoder);
+//   - readout and training: GraphPool, NewMLPHead, NewBatchNorm, the losses
+//     (CrossEntropy, WeightedCrossEntropy, BCEWithLogits, MAE, MSE), and FanInUniform,
+//     PyTorch's initialisation of linear maps.
+//
+// The host-side computations these layers consume live elsewhere: interaction graphs,
+// edge-source codes, block layouts and BigBird patterns in package expander, Laplacian
+// and random-walk encodings in package spectral.
 //
 // # Conventions
 //
 // All layers work on plain graph tensors of a batch of graphs flattened into one:
 //
-//   - node states x [N, D] (N counts the virtual nodes, which come after the real ones;
-//     see AppendVirtualNodes);
+//   - node states x [N, D] (N counts the virtual nodes, which come after the real ones,
+//     virtual node t of graph g at row N_real + g·k + t; see AppendVirtualNodes);
 //   - interaction edges src → dst, [E] int32, with edge embeddings [E, D] (see
 //     EdgeTypeEmbedding and MixedEdgeEmbedding); node i attends to the sources of the
 //     edges into i. Sorting the edges by dst is the project's convention;
@@ -22,8 +37,7 @@
 // create their variables in the given model.Scope, and follow the scope's training flag
 // (dropout, batch statistics, sign flips). Like GoMLX's own layers, they report invalid
 // shapes or options by panicking with an error while the graph is built, which
-// model.Exec.Call returns as its error. Host-side functions (ComputeLapPE, ComputeRWSE,
-// BigBirdPattern, RunStepBenchmark) return errors.
+// model.Exec.Call returns as its error.
 //
 // # Example
 //
@@ -32,8 +46,9 @@
 //
 //	func gpsModel(scope *model.Scope, x, e, src, dst, hSrc, hDst, hSource, nodeMask *Node, numGraphs int) *Node {
 //		// Interaction-edge embeddings: local edges reuse their states, the others
-//		// (expander and virtual-node edges, hSource < 0) get learned type embeddings.
-//		emb := layers.MixedEdgeEmbedding(scope.In("edges"), e, hSource, layers.NumInteractionEdgeTypes(1))
+//		// (expander and virtual-node edges, hSource < 0: expander.Interaction.EdgeSources)
+//		// get learned type embeddings.
+//		emb := layers.MixedEdgeEmbedding(scope.In("edges"), e, hSource, expander.NumLearnedEdgeTypes(1))
 //		h := layers.AppendVirtualNodes(scope.In("virtual"), x, 1, numGraphs)
 //		cfg := layers.GPSConfig{Local: layers.LocalGatedGCN, Global: layers.GlobalExphormer,
 //			Norm: layers.NormBatch, Heads: 4, Dropout: 0.1}
@@ -48,6 +63,5 @@
 // Its gradient is written by hand (no [E, H, d_h] broadcast adjoints; optionally, with
 // RecomputeGathers, fewer per-edge tensors kept for the backward pass), and the dense
 // projections use matrix products with a custom weight gradient that avoids the backend's
-// slow transposes of tall matrices (see RunStepBenchmark and BenchmarkExphormerAttentionStep
-// for measurements).
+// slow transposes of tall matrices (docs/PERFORMANCE.md has the measurements).
 package layers

@@ -8,29 +8,6 @@ import (
 	"github.com/gomlx/gomlx/ml/model/initializer"
 )
 
-// Learned edge types of Exphormer's non-local interaction edges. Local (input-graph)
-// edges carry the data set's edge features instead. With numVirtual virtual nodes per
-// graph the types are numbered:
-//
-//	ExpanderEdgeType           expander edges
-//	VirtualInEdgeType(k)       real node → virtual node k
-//	VirtualOutEdgeType(k)      virtual node k → real node
-//
-// and NumInteractionEdgeTypes(numVirtual) counts them.
-const ExpanderEdgeType int32 = 0
-
-// VirtualInEdgeType is the learned edge type of the edges from real nodes into virtual
-// node k (0 ≤ k < numVirtual).
-func VirtualInEdgeType(k int) int32 { return int32(1 + 2*k) }
-
-// VirtualOutEdgeType is the learned edge type of the edges from virtual node k
-// (0 ≤ k < numVirtual) to the real nodes.
-func VirtualOutEdgeType(k int) int32 { return int32(2 + 2*k) }
-
-// NumInteractionEdgeTypes is the number of learned edge types with numVirtual virtual
-// nodes per graph: one for expander edges and two per virtual node.
-func NumInteractionEdgeTypes(numVirtual int) int { return 1 + 2*numVirtual }
-
 // EdgeTypeEmbedding returns a learned embedding [E, dim] for each edge type in types
 // ([E] integers in [0, numTypes)). The table is the variable "embeddings" [numTypes, dim]
 // in scope, initialised N(0, 1) as torch.nn.Embedding does.
@@ -42,8 +19,10 @@ func EdgeTypeEmbedding(scope *model.Scope, types *Node, numTypes, dim int, dtype
 // MixedEdgeEmbedding combines the embeddings of local edges with learned type embeddings
 // for the other interaction edges, in one gather. For interaction edge e, source[e] ≥ 0
 // selects row source[e] of localEmb ([E_l, D], the embedded data set edge features), and
-// source[e] < 0 selects learned type t = −source[e] − 1 (in [0, numTypes)). The learned
-// table is the variable "embeddings" [numTypes, D] in scope. Returns [E, D].
+// source[e] < 0 selects learned type t = −source[e] − 1 (in [0, numTypes)): the codes of
+// expander.Interaction.EdgeSources, with numTypes = expander.NumLearnedEdgeTypes of the
+// virtual nodes per graph. The learned table is the variable "embeddings" [numTypes, D]
+// in scope. Returns [E, D].
 func MixedEdgeEmbedding(scope *model.Scope, localEmb, source *Node, numTypes int) *Node {
 	checkRank("local edge embeddings", localEmb, 2)
 	table, index := MixedEdgeTable(scope, localEmb, nil, source, numTypes)
@@ -79,10 +58,10 @@ func MixedEdgeTable(scope *model.Scope, localTable, localIndex, source *Node, nu
 }
 
 // VirtualNodeEmbedding returns the initial states of the virtual nodes,
-// [numVirtual·numGraphs, dim]: row k·numGraphs + g holds the learned state of virtual
-// node k (the same for every graph g), matching the reference layout in which virtual
-// node k of graph g has index N_real + k·numGraphs + g. The table is the variable
-// "embeddings" [numVirtual, dim] in scope, initialised N(0, 1).
+// [numGraphs·numVirtual, dim]: row g·numVirtual + t holds the learned state of virtual
+// node t (the same for every graph g), the layout of expander.Interaction, in which
+// virtual node t of graph g follows the real nodes at offset g·VirtualPerGraph + t. The
+// table is the variable "embeddings" [numVirtual, dim] in scope, initialised N(0, 1).
 func VirtualNodeEmbedding(scope *model.Scope, g *Graph, numVirtual, numGraphs, dim int, dtype dtypes.DType) *Node {
 	if numVirtual < 0 || numGraphs <= 0 || dim <= 0 {
 		failf("virtual node embedding: need numVirtual ≥ 0, numGraphs > 0, dim > 0; got %d, %d, %d",
@@ -92,11 +71,13 @@ func VirtualNodeEmbedding(scope *model.Scope, g *Graph, numVirtual, numGraphs, d
 		return Zeros(g, shapes.Make(dtype, 0, dim))
 	}
 	table := embeddingTable(scope, numVirtual, dim, dtype, g)
-	return Reshape(BroadcastToDims(InsertAxes(table, 1), numVirtual, numGraphs, dim), numVirtual*numGraphs, dim)
+	return Reshape(BroadcastToDims(InsertAxes(table, 0), numGraphs, numVirtual, dim), numGraphs*numVirtual, dim)
 }
 
 // AppendVirtualNodes returns x [N, D] followed by the virtual node states of
-// VirtualNodeEmbedding: [N + numVirtual·numGraphs, D].
+// VirtualNodeEmbedding: [N + numGraphs·numVirtual, D], virtual node t of graph g at row
+// N + g·numVirtual + t, where expander.Interaction.PaddedEndpoints puts it when N counts
+// the real nodes' rows.
 func AppendVirtualNodes(scope *model.Scope, x *Node, numVirtual, numGraphs int) *Node {
 	checkRank("node states", x, 2)
 	if numVirtual == 0 {

@@ -9,21 +9,6 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-func TestEdgeTypes(t *testing.T) {
-	seen := map[int32]bool{ExpanderEdgeType: true}
-	for k := range 3 {
-		for _, ty := range []int32{VirtualInEdgeType(k), VirtualOutEdgeType(k)} {
-			if seen[ty] || ty < 0 || int(ty) >= NumInteractionEdgeTypes(3) {
-				t.Errorf("edge type %d (virtual node %d) repeated or out of [0, %d)", ty, k, NumInteractionEdgeTypes(3))
-			}
-			seen[ty] = true
-		}
-	}
-	if len(seen) != NumInteractionEdgeTypes(3) {
-		t.Errorf("%d distinct types, NumInteractionEdgeTypes(3) = %d", len(seen), NumInteractionEdgeTypes(3))
-	}
-}
-
 func TestEmbeddings(t *testing.T) {
 	const d = 3
 	rng := rand.New(rand.NewPCG(61, 1))
@@ -61,7 +46,8 @@ func TestEmbeddings(t *testing.T) {
 			t.Errorf("typed edge %d: got %v", e, got[e*d:(e+1)*d])
 		}
 	}
-	// Real nodes first, then virtual node k of graph g at row 2 + k·3 + g.
+	// Real nodes first, then virtual node k of graph g at row 2 + g·2 + k (the layout of
+	// expander.Interaction).
 	virtual := varValue(t, store, "/virtual/embeddings")
 	got = flat64(t, outs[2])
 	if len(got) != (2+2*3)*d {
@@ -72,7 +58,7 @@ func TestEmbeddings(t *testing.T) {
 	}
 	for k := range 2 {
 		for g := range 3 {
-			row := 2 + k*3 + g
+			row := 2 + g*2 + k
 			if diff := maxAbsDiff(t, got[row*d:(row+1)*d], virtual[k*d:(k+1)*d]); diff != 0 {
 				t.Errorf("row %d is not virtual node %d", row, k)
 			}

@@ -13,12 +13,13 @@ import (
 // TestBadInputs checks that every invalid argument of the graph-building API makes
 // model.Exec.Call return an error naming the problem (instead of crashing).
 func TestBadInputs(t *testing.T) {
-	x := tensors.FromFlatDataAndDimensions(make([]float32, 4*4), 4, 4)  // in[0]: [4, 4]
-	ef := tensors.FromFlatDataAndDimensions(make([]float32, 3*4), 3, 4) // in[1]: [3, 4]
-	src, dst := []int32{0, 1, 2}, []int32{1, 2, 3}                      // in[2], in[3]
-	graphID := []int32{0, 0, 1, 1}                                      // in[4]
-	ints := tensors.FromFlatDataAndDimensions(make([]int32, 4*4), 4, 4) // in[5]
-	mask3 := []bool{true, false, true}                                  // in[6]
+	x := tensors.FromFlatDataAndDimensions(make([]float32, 4*4), 4, 4)     // in[0]: [4, 4]
+	ef := tensors.FromFlatDataAndDimensions(make([]float32, 3*4), 3, 4)    // in[1]: [3, 4]
+	src, dst := []int32{0, 1, 2}, []int32{1, 2, 3}                         // in[2], in[3]
+	graphID := []int32{0, 0, 1, 1}                                         // in[4]
+	ints := tensors.FromFlatDataAndDimensions(make([]int32, 4*4), 4, 4)    // in[5]
+	mask3 := []bool{true, false, true}                                     // in[6]
+	blocks := tensors.FromFlatDataAndDimensions([]int32{0, 1, 2, 3}, 2, 2) // in[7]: block layout [2, 2]
 	type buildFn = func(scope *model.Scope, in []*Node) *Node
 	attn := func(mod func(b *ExphormerAttentionBuilder)) buildFn {
 		return func(scope *model.Scope, in []*Node) *Node {
@@ -72,29 +73,29 @@ func TestBadInputs(t *testing.T) {
 			b.EdgeTable(ConvertDType(b.x, dtypes.Float64), b.src)
 		})},
 		{"attention dropout", "dropout", attn(func(b *ExphormerAttentionBuilder) { b.Dropout(1) })},
-		{"dense attention graphID", "graphID", func(s *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(s, in[0], in[2], 2, 2).Done()
+		{"dense attention blockNodes", "blockNodes", func(s *model.Scope, in []*Node) *Node {
+			return NewDenseAttention(s, in[0], in[4], 2).Done()
 		}},
-		{"dense attention graphs", "numGraphs", func(s *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(s, in[0], in[4], 0, 2).Done()
+		{"dense attention blocks", "no slots", func(s *model.Scope, in []*Node) *Node {
+			return NewDenseAttention(s, in[0], Slice(in[7], AxisRange(0, 0)), 2).Done()
 		}},
-		{"dense attention size", "MaxGraphSize", func(s *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(s, in[0], in[4], 2, 2).MaxGraphSize(-1).Done()
+		{"dense attention block dtype", "integers", func(s *model.Scope, in []*Node) *Node {
+			return NewDenseAttention(s, in[0], ConvertDType(in[7], dtypes.Float32), 2).Done()
 		}},
 		{"dense attention heads", "numHeads", func(s *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(s, in[0], in[4], 2, 3).Done()
+			return NewDenseAttention(s, in[0], in[7], 3).Done()
 		}},
 		{"dense attention dropout", "dropout", func(s *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(s, in[0], in[4], 2, 2).Dropout(-0.5).Done()
+			return NewDenseAttention(s, in[0], in[7], 2).Dropout(-0.5).Done()
 		}},
 		{"performer features", "Features", func(s *model.Scope, in []*Node) *Node {
-			return NewPerformerAttention(s, in[0], in[4], 2, 2).Features(-1).Done()
+			return NewPerformerAttention(s, in[0], in[7], 2).Features(-1).Done()
 		}},
 		{"performer heads", "numHeads", func(s *model.Scope, in []*Node) *Node {
-			return NewPerformerAttention(s, in[0], in[4], 2, 5).Done()
+			return NewPerformerAttention(s, in[0], in[7], 5).Done()
 		}},
-		{"performer graphID", "graphID", func(s *model.Scope, in []*Node) *Node {
-			return NewPerformerAttention(s, in[0], in[3], 2, 2).Done()
+		{"performer blockNodes", "blockNodes", func(s *model.Scope, in []*Node) *Node {
+			return NewPerformerAttention(s, in[0], in[3], 2).Done()
 		}},
 		{"gatedgcn edge width", "edge states", func(s *model.Scope, in []*Node) *Node {
 			h, _ := NewGatedGCN(s, in[0], Slice(in[1], AxisRange(), AxisRange(0, 2)), in[2], in[3]).Done()
@@ -147,10 +148,10 @@ func TestBadInputs(t *testing.T) {
 		})},
 		{"gps bigbird edges", "bigbird", gps(GPSConfig{Local: LocalNone, Global: GlobalBigBird, Norm: NormNone, Heads: 2},
 			func(*GPSLayerBuilder, []*Node) {})},
-		{"gps graphs", "Graphs", gps(GPSConfig{Local: LocalNone, Global: GlobalTransformer, Norm: NormNone, Heads: 2},
+		{"gps blocks", "Blocks", gps(GPSConfig{Local: LocalNone, Global: GlobalFull, Norm: NormNone, Heads: 2},
 			func(*GPSLayerBuilder, []*Node) {})},
-		{"gps performer graphs", "Graphs", gps(GPSConfig{Local: LocalNone, Global: GlobalPerformer, Norm: NormNone, Heads: 2},
-			func(b *GPSLayerBuilder, in []*Node) { b.Graphs(in[4], 0) })},
+		{"gps performer blocks", "Blocks", gps(GPSConfig{Local: LocalNone, Global: GlobalPerformer, Norm: NormNone, Heads: 2},
+			func(b *GPSLayerBuilder, in []*Node) { b.Blocks(nil) })},
 		{"gps x rank", "rank 2", func(s *model.Scope, in []*Node) *Node {
 			out, _ := NewGPSLayer(s, Reshape(in[0], 16), GPSConfig{Local: LocalNone, Global: GlobalNone, Norm: NormNone}).Done()
 			return out
@@ -171,18 +172,26 @@ func TestBadInputs(t *testing.T) {
 		}},
 		{"eslappe dim", "dim", func(s *model.Scope, in []*Node) *Node { return ESLapPEEncoder(s, in[0], nil, 0) }},
 		{"rwse dim", "dim", func(s *model.Scope, in []*Node) *Node { return RWSEEncoder(s, in[0], -1, false) }},
-		{"mlp head layers", "numLayers", func(s *model.Scope, in []*Node) *Node { return MLPHead(s, in[0], 0, 2) }},
+		{"mlp head layers", "Layers", func(s *model.Scope, in []*Node) *Node { return NewMLPHead(s, in[0], 2).Layers(0).Done() }},
+		{"mlp head outDim", "outDim", func(s *model.Scope, in []*Node) *Node { return NewMLPHead(s, in[0], 0).Done() }},
+		{"mlp head rank", "rank 2", func(s *model.Scope, in []*Node) *Node { return NewMLPHead(s, Reshape(in[0], 16), 2).Done() }},
 		{"pool graphs", "numGraphs", func(s *model.Scope, in []*Node) *Node { return GraphPool(in[0], in[4], nil, 0, PoolSum) }},
-		{"pool mode", "mode", func(s *model.Scope, in []*Node) *Node { return GraphPool(in[0], in[4], nil, 2, "max") }},
+		{"pool mode", "mode", func(s *model.Scope, in []*Node) *Node { return GraphPool(in[0], in[4], nil, 2, "median") }},
 		{"pool mask", "mask", func(s *model.Scope, in []*Node) *Node { return GraphPool(in[0], in[4], in[6], 2, PoolMean) }},
-		{"link lengths", "link targets", func(s *model.Scope, in []*Node) *Node { return LinkScores(in[0], in[2], in[4]) }},
 		{"cross entropy labels", "integers", func(s *model.Scope, in []*Node) *Node {
 			return CrossEntropy(in[0], Slice(Reshape(in[0], 16), AxisRange(0, 4)), nil)
 		}},
-		{"cross entropy mask", "mask", func(s *model.Scope, in []*Node) *Node { return CrossEntropy(in[0], in[4], in[6]) }},
-		{"bce shape", "BCE labels", func(s *model.Scope, in []*Node) *Node { return BCEWithLogits(in[0], in[1], nil) }},
+		{"cross entropy weights", "weights", func(s *model.Scope, in []*Node) *Node { return CrossEntropy(in[0], in[4], in[6]) }},
+		{"weighted cross entropy weights", "weights", func(s *model.Scope, in []*Node) *Node {
+			return WeightedCrossEntropy(in[0], in[4], in[6])
+		}},
+		{"bce shape", "BCE targets", func(s *model.Scope, in []*Node) *Node { return BCEWithLogits(in[0], in[1], nil) }},
 		{"mae shape", "MAE targets", func(s *model.Scope, in []*Node) *Node { return MAE(in[0], in[1], nil) }},
-		{"loss mask shape", "loss mask", func(s *model.Scope, in []*Node) *Node { return MAE(in[0], in[0], in[6]) }},
+		{"mse shape", "MSE targets", func(s *model.Scope, in []*Node) *Node { return MSE(in[0], in[1], nil) }},
+		{"loss weights shape", "loss weights", func(s *model.Scope, in []*Node) *Node { return MAE(in[0], in[0], in[6]) }},
+		{"loss entry weights shape", "loss weights", func(s *model.Scope, in []*Node) *Node {
+			return BCEWithLogits(in[0], in[0], in[1])
+		}},
 		{"edge type dtype", "integers", func(s *model.Scope, in []*Node) *Node {
 			return EdgeTypeEmbedding(s, Reshape(in[0], 16), 2, 4, dtypes.Float32)
 		}},
@@ -213,7 +222,7 @@ func TestBadInputs(t *testing.T) {
 	for _, c := range cases {
 		err := runGraphErr(t, func(scope *model.Scope, in []*Node) []*Node {
 			return []*Node{c.fn(scope, in)}
-		}, x, ef, src, dst, graphID, ints, mask3)
+		}, x, ef, src, dst, graphID, ints, mask3, blocks)
 		if err == nil {
 			t.Errorf("%s: no error", c.name)
 		} else if !strings.Contains(err.Error(), c.want) {

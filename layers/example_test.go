@@ -8,13 +8,14 @@ import (
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 
+	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
 )
 
 // gpsModel is the package documentation's example: one GPS layer (GatedGCN and Exphormer
 // attention) on a batch with one virtual node per graph.
 func gpsModel(scope *model.Scope, x, e, src, dst, hSrc, hDst, hSource, nodeMask *Node, numGraphs int) *Node {
-	emb := layers.MixedEdgeEmbedding(scope.In("edges"), e, hSource, layers.NumInteractionEdgeTypes(1))
+	emb := layers.MixedEdgeEmbedding(scope.In("edges"), e, hSource, expander.NumLearnedEdgeTypes(1))
 	h := layers.AppendVirtualNodes(scope.In("virtual"), x, 1, numGraphs)
 	cfg := layers.GPSConfig{Local: layers.LocalGatedGCN, Global: layers.GlobalExphormer,
 		Norm: layers.NormBatch, Heads: 4, Dropout: 0.1}
@@ -35,10 +36,11 @@ func Example() {
 	src := []int32{0, 1, 1, 2, 2, 0}
 	dst := []int32{1, 0, 2, 1, 0, 2}
 	// Interaction edges: the local ones (source = local edge index) plus real ↔ virtual
-	// (source = −type − 1).
+	// (source = −type − 1), the codes of expander.Interaction.EdgeSources.
 	hSrc := []int32{0, 1, 1, 2, 2, 0, 0, 1, 2, 3, 3, 3}
 	hDst := []int32{1, 0, 2, 1, 0, 2, 3, 3, 3, 0, 1, 2}
-	in, out := -layers.VirtualInEdgeType(0)-1, -layers.VirtualOutEdgeType(0)-1
+	in := -expander.LearnedEdgeType(expander.EdgeGlobalIn, 0) - 1
+	out := -expander.LearnedEdgeType(expander.EdgeGlobalOut, 0) - 1
 	hSource := []int32{0, 1, 2, 3, 4, 5, in, in, in, out, out, out}
 	nodeMask := []bool{true, true, true, false}
 	x := tensors.FromFlatDataAndDimensions(make([]float32, 3*d), 3, d)

@@ -6,7 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gexph/gexph/expander"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 )
 
@@ -56,6 +58,17 @@ func split(qkv []float64, n, d int) (q, k, v []float64) {
 	return q, k, v
 }
 
+// blockTensor returns the block layout (expander.BlockNodes) of graphID as a [G, S]
+// tensor.
+func blockTensor(t testing.TB, graphID []int32, numGraphs, size int) *tensors.Tensor {
+	t.Helper()
+	blocks, s, err := expander.BlockNodes(graphID, numGraphs, size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tensors.FromFlatDataAndDimensions(blocks, numGraphs, s)
+}
+
 func TestDenseAttentionMatchesLoopReference(t *testing.T) {
 	const n, d, heads = 9, 8, 2
 	// Graphs interleaved: the nodes of a graph need not be contiguous.
@@ -64,19 +77,56 @@ func TestDenseAttentionMatchesLoopReference(t *testing.T) {
 	xT := tensor64(rng, 1, n, d)
 	x := flat64(t, xT)
 	store := newStore(t, 52)
+	// Blocks as large as the largest graph, and padded to 5 slots (empty slots in every
+	// block).
 	outs := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
-		masked := NewDenseAttention(scope.In("attn"), in[0], in[1], 3, heads).Done()
-		padded := NewDenseAttention(scope.Shared("attn"), in[0], in[1], 3, heads).MaxGraphSize(5).Done()
-		return []*Node{masked, padded}
-	}, xT, graphID)
+		tight := NewDenseAttention(scope.In("attn"), in[0], in[1], heads).Done()
+		padded := NewDenseAttention(scope.Shared("attn"), in[0], in[2], heads).Done()
+		return []*Node{tight, padded}
+	}, xT, blockTensor(t, graphID, 3, 0), blockTensor(t, graphID, 3, 5))
 	v := func(path string) []float64 { return varValue(t, store, "/attn/"+path) }
 	q, k, val := split(affine(x, n, d, v("qkv/dense/weights"), v("qkv/dense/biases"), 3*d), n, d)
 	heads0 := loopGraphAttention(q, k, val, n, d, heads, graphID)
 	want := affine(heads0, n, d, v("output/dense/weights"), v("output/dense/biases"), d)
 	for i, got := range outs {
 		if diff := maxAbsDiff(t, flat64(t, got), want); diff > 1e-12 {
-			t.Errorf("variant %d (0: masked, 1: padded) differs from the loop by %g", i, diff)
+			t.Errorf("variant %d (0: tight blocks, 1: padded blocks) differs from the loop by %g", i, diff)
 		}
+	}
+}
+
+// TestDenseAttentionNodeOutsideBlocks checks that a node in no block takes no part in
+// the attention of the others, and that its own output does not depend on the inputs.
+func TestDenseAttentionNodeOutsideBlocks(t *testing.T) {
+	const n, d, heads = 7, 4, 2
+	graphID := []int32{1, 0, -1, 1, 0, 1, 0} // Node 2 is in no block.
+	rng := rand.New(rand.NewPCG(58, 1))
+	xT, x2T := tensor64(rng, 1, n, d), tensor64(rng, 1, n, d)
+	x, x2 := flat64(t, xT), flat64(t, x2T)
+	store := newStore(t, 59)
+	build := func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{NewDenseAttention(scope.In("attn"), in[0], in[1], heads).Done()}
+	}
+	blocks := blockTensor(t, graphID, 2, 4)
+	got := flat64(t, runGraph(t, store, false, build, xT, blocks)[0])
+	got2 := flat64(t, runGraph(t, store, false, build, x2T, blocks)[0])
+	v := func(path string) []float64 { return varValue(t, store, "/attn/"+path) }
+	for run, xv := range [][]float64{x, x2} {
+		q, k, val := split(affine(xv, n, d, v("qkv/dense/weights"), v("qkv/dense/biases"), 3*d), n, d)
+		want := affine(loopGraphAttention(q, k, val, n, d, heads, graphID), n, d, v("output/dense/weights"),
+			v("output/dense/biases"), d)
+		out := [][]float64{got, got2}[run]
+		for i := range n {
+			if graphID[i] < 0 {
+				continue
+			}
+			if diff := maxAbsDiff(t, out[i*d:(i+1)*d], want[i*d:(i+1)*d]); diff > 1e-12 {
+				t.Errorf("input %d, node %d differs from the loop by %g", run, i, diff)
+			}
+		}
+	}
+	if diff := maxAbsDiff(t, got[2*d:3*d], got2[2*d:3*d]); diff != 0 {
+		t.Errorf("the output of a node in no block changes by %g with the inputs", diff)
 	}
 }
 
@@ -84,7 +134,7 @@ func TestBigBirdFullPatternEqualsDenseAttention(t *testing.T) {
 	const n, d, heads = 7, 4, 2
 	graphID := []int32{0, 0, 0, 1, 1, 1, 1}
 	// Blocks as large as the graphs: every node attends to its whole graph.
-	src, dst, err := BigBirdPattern(graphID, 4, 2, 1)
+	src, dst, err := expander.BigBirdPattern(graphID, 4, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,85 +142,11 @@ func TestBigBirdFullPatternEqualsDenseAttention(t *testing.T) {
 	outs := runGraph(t, newStore(t, 54), false, func(scope *model.Scope, in []*Node) []*Node {
 		return []*Node{
 			NewBigBirdAttention(scope.In("attn"), in[0], in[2], in[3], heads, 0),
-			NewDenseAttention(scope.Shared("attn"), in[0], in[1], 2, heads).Done(),
+			NewDenseAttention(scope.Shared("attn"), in[0], in[1], heads).Done(),
 		}
-	}, tensor64(rng, 1, n, d), graphID, src, dst)
+	}, tensor64(rng, 1, n, d), blockTensor(t, graphID, 2, 0), src, dst)
 	if diff := maxAbsDiff(t, flat64(t, outs[0]), flat64(t, outs[1])); diff > 1e-12 {
 		t.Errorf("BigBird with a full pattern differs from dense attention by %g", diff)
-	}
-}
-
-func TestBigBirdPattern(t *testing.T) {
-	graphID := make([]int32, 0, 40)
-	for i := range 25 {
-		graphID = append(graphID, 0)
-		if i < 15 {
-			graphID = append(graphID, 1)
-		}
-	}
-	const block, random = 3, 2
-	src, dst, err := BigBirdPattern(graphID, block, random, 7)
-	if err != nil {
-		t.Fatal(err)
-	}
-	src2, dst2, _ := BigBirdPattern(graphID, block, random, 7)
-	if !slices.Equal(src, src2) || !slices.Equal(dst, dst2) {
-		t.Errorf("the same seed gives different patterns")
-	}
-	src3, _, _ := BigBirdPattern(graphID, block, random, 8)
-	if slices.Equal(src, src3) {
-		t.Errorf("different seeds give the same pattern")
-	}
-	// Per graph: node positions, blocks of each node.
-	members := map[int32][]int{}
-	pos := make([]int, len(graphID))
-	for i, g := range graphID {
-		pos[i] = len(members[g])
-		members[g] = append(members[g], i)
-	}
-	keys := make([]map[int]bool, len(graphID))
-	for k := range src {
-		if k > 0 && (dst[k] < dst[k-1] || dst[k] == dst[k-1] && src[k] <= src[k-1]) {
-			t.Fatalf("edges not sorted by (dst, src) without repeats at %d", k)
-		}
-		i, j := int(dst[k]), int(src[k])
-		if graphID[i] != graphID[j] {
-			t.Fatalf("edge %d → %d crosses graphs", j, i)
-		}
-		if keys[i] == nil {
-			keys[i] = map[int]bool{}
-		}
-		keys[i][pos[j]/block] = true
-	}
-	for i := range graphID {
-		numBlocks := (len(members[graphID[i]]) + block - 1) / block
-		qb, last := pos[i]/block, numBlocks-1
-		blocks := keys[i]
-		if qb == 0 || qb == last {
-			if len(blocks) != numBlocks {
-				t.Errorf("node %d in a global block sees %d of %d blocks", i, len(blocks), numBlocks)
-			}
-			continue
-		}
-		for _, b := range []int{0, last, qb - 1, qb, qb + 1} {
-			if !blocks[b] {
-				t.Errorf("node %d (block %d) misses block %d", i, qb, b)
-			}
-		}
-		fixed := map[int]bool{0: true, last: true, qb - 1: true, qb: true, qb + 1: true}
-		if want := min(numBlocks, len(fixed)+random); len(blocks) != want {
-			t.Errorf("node %d sees %d blocks, want %d (window, globals and %d random)", i, len(blocks), want, random)
-		}
-	}
-	// A node attends to whole blocks: all nodes of a query block share their keys.
-	if _, _, err := BigBirdPattern([]int32{0, -1}, 2, 1, 1); err == nil {
-		t.Errorf("negative graph id accepted")
-	}
-	if _, _, err := BigBirdPattern([]int32{0}, 0, 1, 1); err == nil {
-		t.Errorf("zero block size accepted")
-	}
-	if _, _, err := BigBirdPattern([]int32{0}, 1, -1, 1); err == nil {
-		t.Errorf("negative random block count accepted")
 	}
 }
 
@@ -249,8 +225,8 @@ func TestPerformerApproximatesSoftmaxAttention(t *testing.T) {
 	errFor := func(features int) float64 {
 		store := newStore(t, 56)
 		out := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
-			return []*Node{NewPerformerAttention(scope.In("attn"), in[0], in[1], 2, heads).Features(features).Seed(5).Done()}
-		}, xT, graphID)[0]
+			return []*Node{NewPerformerAttention(scope.In("attn"), in[0], in[1], heads).Features(features).Seed(5).Done()}
+		}, xT, blockTensor(t, graphID, 2, 0))[0]
 		v := func(path string) []float64 { return varValue(t, store, "/attn/"+path) }
 		q, k, val := split(matmulRows(x, n, d, v("qkv/dense/weights"), 3*d), n, d)
 		want := affine(loopGraphAttention(q, k, val, n, d, heads, graphID), n, d, v("output/dense/weights"),
@@ -263,57 +239,107 @@ func TestPerformerApproximatesSoftmaxAttention(t *testing.T) {
 	}
 }
 
-// TestPerformerSumsAgainstLoops: both ways of summing linear attention — two matrix
-// products for one graph, per-graph scatters of outer products — give, for every node
-// i, num_i = Σ_j (φq_i·φk_j) v_j and den_i = Σ_j φq_i·φk_j over the nodes j of i's graph,
-// computed here by loops.
-func TestPerformerSumsAgainstLoops(t *testing.T) {
-	const n, h, m, dh = 7, 2, 3, 4
-	rng := rand.New(rand.NewPCG(57, 1))
-	qT, kT, vT := tensor64(rng, 1, n, h, m), tensor64(rng, 1, n, h, m), tensor64(rng, 1, n, h, dh)
-	q, k, v := flat64(t, qT), flat64(t, kT), flat64(t, vT)
-	reference := func(graphID []int32) (num, den []float64) {
-		num, den = make([]float64, n*h*dh), make([]float64, n*h)
-		for i := range n {
-			for j := range n {
-				if graphID[i] != graphID[j] {
-					continue
-				}
-				for hh := range h {
-					dot := 0.0
-					for c := range m {
-						dot += q[(i*h+hh)*m+c] * k[(j*h+hh)*m+c]
-					}
-					den[i*h+hh] += dot
-					for c := range dh {
-						num[(i*h+hh)*dh+c] += dot * v[(j*h+hh)*dh+c]
-					}
-				}
+// loopPerformer is the Performer layer's FAVOR+ attention computed with plain loops in
+// float64, before the output projection: for node i and head h, with u' = u·d_h^{-1/4},
+// φ_q(q_i) = m^{-1/2}(exp(ωᵀq_i' − ‖q_i'‖²/2 − max_r (ωᵀq_i')_r) + 1e-4) and
+// φ_k(k_j) = m^{-1/2}(exp(ωᵀk_j' − ‖k_j'‖²/2 − c_g) + 1e-4), c_g the maximum of ωᵀk_j'
+// over the nodes j of graph g and the features; then out_i = Σ_j (φ_q·φ_k_j) v_j /
+// Σ_j φ_q·φ_k_j over the nodes j of i's graph. q, k, v are [n, d]; omega [m, d_h]. Nodes
+// with a negative graph id get zeros.
+func loopPerformer(q, k, v, omega []float64, n, d, heads, m int, graphID []int32) []float64 {
+	dh := d / heads
+	scale := math.Pow(float64(dh), -0.25)
+	ratio := 1 / math.Sqrt(float64(m))
+	features := func(u []float64) (proj []float64, diag float64) {
+		proj = make([]float64, m)
+		for r := range m {
+			for c := range dh {
+				proj[r] += omega[r*dh+c] * u[c] * scale
 			}
 		}
-		return num, den
+		for c := range dh {
+			diag += u[c] * scale * u[c] * scale / 2
+		}
+		return proj, diag
 	}
-	for _, c := range []struct {
-		name    string
-		graphID []int32
-		graphs  int
-	}{
-		{"one graph, matrix products", make([]int32, n), 0},
-		{"one graph, per-graph scatter", make([]int32, n), 1},
-		{"three graphs, per-graph scatter", []int32{0, 0, 1, 1, 1, 2, 2}, 3},
-	} {
-		out := runGraph(t, newStore(t, 1), false, func(_ *model.Scope, in []*Node) []*Node {
-			var num, den *Node
-			if c.graphs == 0 {
-				num, den = linearAttentionSums(in[0], in[1], in[2])
-			} else {
-				num, den = linearAttentionSumsPerGraph(in[0], in[1], in[2], in[3], c.graphs)
+	out := make([]float64, n*d)
+	for h := range heads {
+		head := func(x []float64, i int) []float64 { return x[i*d+h*dh : i*d+(h+1)*dh] }
+		kProj, kDiag := make([][]float64, n), make([]float64, n)
+		kMax := map[int32]float64{}
+		for j := range n {
+			if graphID[j] < 0 {
+				continue
 			}
-			return []*Node{num, den}
-		}, qT, kT, vT, c.graphID)
-		wantNum, wantDen := reference(c.graphID)
-		if d := max(maxAbsDiff(t, flat64(t, out[0]), wantNum), maxAbsDiff(t, flat64(t, out[1]), wantDen)); d > 1e-12 {
-			t.Errorf("%s: differs from the loops by %g", c.name, d)
+			kProj[j], kDiag[j] = features(head(k, j))
+			if c, ok := kMax[graphID[j]]; !ok || slices.Max(kProj[j]) > c {
+				kMax[graphID[j]] = slices.Max(kProj[j])
+			}
+		}
+		for i := range n {
+			if graphID[i] < 0 {
+				continue
+			}
+			qProj, qDiag := features(head(q, i))
+			qMax := slices.Max(qProj)
+			num, den := make([]float64, dh), 0.0
+			for j := range n {
+				if graphID[j] != graphID[i] {
+					continue
+				}
+				dot := 0.0
+				for r := range m {
+					qPhi := ratio * (math.Exp(qProj[r]-qDiag-qMax) + 1e-4)
+					kPhi := ratio * (math.Exp(kProj[j][r]-kDiag[j]-kMax[graphID[j]]) + 1e-4)
+					dot += qPhi * kPhi
+				}
+				den += dot
+				for c, vc := range head(v, j) {
+					num[c] += dot * vc
+				}
+			}
+			for c := range dh {
+				out[i*d+h*dh+c] = num[c] / den
+			}
+		}
+	}
+	return out
+}
+
+// TestPerformerMatchesLoopReference checks the block implementation of the Performer
+// against loopPerformer: for one graph (a single block) and for several interleaved
+// graphs in blocks with empty slots.
+func TestPerformerMatchesLoopReference(t *testing.T) {
+	const n, d, heads, m = 7, 8, 2, 3
+	rng := rand.New(rand.NewPCG(57, 1))
+	xT := tensor64(rng, 1, n, d)
+	x := flat64(t, xT)
+	for _, c := range []struct {
+		name       string
+		graphID    []int32
+		numGraphs  int
+		blockSize  int
+		emptySlots bool
+	}{
+		{name: "one graph", graphID: make([]int32, n), numGraphs: 1},
+		{name: "three graphs, empty slots", graphID: []int32{2, 0, 1, 1, 0, 2, 1}, numGraphs: 3, emptySlots: true},
+		{name: "three graphs, padded blocks", graphID: []int32{2, 0, 1, 1, 0, 2, 1}, numGraphs: 3, blockSize: 5, emptySlots: true},
+		{name: "a graph without nodes", graphID: []int32{2, 0, 3, 3, 0, 2, 3}, numGraphs: 4, emptySlots: true},
+	} {
+		blocks := blockTensor(t, c.graphID, c.numGraphs, c.blockSize)
+		if hasEmpty := slices.Contains(tensors.MustCopyFlatData[int32](blocks), -1); hasEmpty != c.emptySlots {
+			t.Fatalf("%s: empty slots %v, want %v", c.name, hasEmpty, c.emptySlots)
+		}
+		store := newStore(t, 1)
+		out := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
+			return []*Node{NewPerformerAttention(scope.In("attn"), in[0], in[1], heads).Features(m).Seed(9).Done()}
+		}, xT, blocks)[0]
+		v := func(path string) []float64 { return varValue(t, store, "/attn/"+path) }
+		q, k, val := split(matmulRows(x, n, d, v("qkv/dense/weights"), 3*d), n, d)
+		attn := loopPerformer(q, k, val, OrthogonalRandomFeatures(m, d/heads, 9), n, d, heads, m, c.graphID)
+		want := affine(attn, n, d, v("output/dense/weights"), v("output/dense/biases"), d)
+		if diff := maxAbsDiff(t, flat64(t, out), want); diff > 1e-12 {
+			t.Errorf("%s: differs from the loops by %g", c.name, diff)
 		}
 	}
 }

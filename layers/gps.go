@@ -2,44 +2,20 @@ package layers
 
 import (
 	"fmt"
+	"slices"
 
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// Local message-passing models of a GPS layer (GPSConfig.Local).
-const (
-	LocalGatedGCN = "gatedgcn" // GraphGPS's CustomGatedGCN, updates the edge states.
-	LocalGINE     = "gine"     // GINE with the data set edge features.
-	LocalGCN      = "gcn"      // GCN, ignores edge features.
-	LocalNone     = "none"     // No local model.
-)
-
-// Global attention models of a GPS layer (GPSConfig.Global).
-const (
-	GlobalExphormer   = "exphormer"   // Exphormer sparse attention on the interaction graph.
-	GlobalTransformer = "transformer" // Full attention within each graph.
-	GlobalPerformer   = "performer"   // Performer (FAVOR+) linear attention within each graph.
-	GlobalBigBird     = "bigbird"     // BigBird block-sparse attention (pattern from BigBirdPattern).
-	GlobalNone        = "none"        // No global model.
-)
-
-// Normalisations of a GPS layer (GPSConfig.Norm).
-const (
-	NormBatch = "batch" // BatchNorm over all nodes of the batch (GraphGPS's default).
-	NormLayer = "layer" // LayerNorm over the features of each node.
-	NormNone  = "none"  // No normalisation.
-)
-
 // GPSConfig holds the hyperparameters of a GPS layer.
 type GPSConfig struct {
-	// Local is the message-passing model: LocalGatedGCN, LocalGINE, LocalGCN or LocalNone.
-	Local string
-	// Global is the attention model: GlobalExphormer, GlobalTransformer, GlobalPerformer,
-	// GlobalBigBird or GlobalNone.
-	Global string
-	// Norm is NormBatch, NormLayer or NormNone.
-	Norm string
+	// Local is the message-passing model.
+	Local LocalModel
+	// Global is the attention model.
+	Global GlobalModel
+	// Norm is the normalisation after each block.
+	Norm Norm
 	// Heads is the number of attention heads; it must divide the hidden size.
 	Heads int
 	// Dropout is the rate of dropout on the local and global outputs and in the FFN.
@@ -55,27 +31,18 @@ type GPSConfig struct {
 	PerformerFeatures int
 	// PerformerSeed seeds the Performer's random features.
 	PerformerSeed uint64
-	// MaxGraphSize, if positive, pads graphs to this size in the Transformer (see
-	// DenseAttentionBuilder.MaxGraphSize).
-	MaxGraphSize int
 }
 
 // Validate reports the first invalid field of c.
 func (c GPSConfig) Validate() error {
-	switch c.Local {
-	case LocalGatedGCN, LocalGINE, LocalGCN, LocalNone:
-	default:
-		return fmt.Errorf("gps config: unknown local model %q (want gatedgcn, gine, gcn or none)", c.Local)
+	if !slices.Contains(LocalModels(), c.Local) {
+		return fmt.Errorf("gps config: unknown local model %q (want %s)", c.Local, choices(LocalModels()))
 	}
-	switch c.Global {
-	case GlobalExphormer, GlobalTransformer, GlobalPerformer, GlobalBigBird, GlobalNone:
-	default:
-		return fmt.Errorf("gps config: unknown global model %q (want exphormer, transformer, performer, bigbird or none)", c.Global)
+	if !slices.Contains(GlobalModels(), c.Global) {
+		return fmt.Errorf("gps config: unknown global model %q (want %s)", c.Global, choices(GlobalModels()))
 	}
-	switch c.Norm {
-	case NormBatch, NormLayer, NormNone:
-	default:
-		return fmt.Errorf("gps config: unknown norm %q (want batch, layer or none)", c.Norm)
+	if !slices.Contains(Norms(), c.Norm) {
+		return fmt.Errorf("gps config: unknown norm %q (want %s)", c.Norm, choices(Norms()))
 	}
 	if c.Global != GlobalNone && c.Heads <= 0 {
 		return fmt.Errorf("gps config: Heads must be positive, got %d", c.Heads)
@@ -83,9 +50,8 @@ func (c GPSConfig) Validate() error {
 	if !(c.Dropout >= 0 && c.Dropout < 1) || !(c.AttentionDropout >= 0 && c.AttentionDropout < 1) {
 		return fmt.Errorf("gps config: dropout rates must be in [0, 1), got %g and %g", c.Dropout, c.AttentionDropout)
 	}
-	if c.PerformerFeatures < 0 || c.MaxGraphSize < 0 {
-		return fmt.Errorf("gps config: PerformerFeatures and MaxGraphSize must be ≥ 0, got %d and %d",
-			c.PerformerFeatures, c.MaxGraphSize)
+	if c.PerformerFeatures < 0 {
+		return fmt.Errorf("gps config: PerformerFeatures must be ≥ 0, got %d", c.PerformerFeatures)
 	}
 	return nil
 }
@@ -102,8 +68,7 @@ type GPSLayerBuilder struct {
 	localSrc, localDst, localEdge *Node
 	attnSrc, attnDst, attnEdge    *Node
 	attnTable, attnIndex          *Node
-	graphID                       *Node
-	numGraphs                     int
+	blockNodes                    *Node
 	pe, normMask, localEdgeMask   *Node
 }
 
@@ -139,10 +104,10 @@ func (b *GPSLayerBuilder) AttentionEdgeTable(table, index *Node) *GPSLayerBuilde
 	return b
 }
 
-// Graphs gives each node's graph (graphID [N] in [0, numGraphs)), needed by the
-// transformer and performer models.
-func (b *GPSLayerBuilder) Graphs(graphID *Node, numGraphs int) *GPSLayerBuilder {
-	b.graphID, b.numGraphs = graphID, numGraphs
+// Blocks gives the per-graph block layout of the nodes (blockNodes [G, S], see
+// NewDenseAttention), needed by the full and performer models.
+func (b *GPSLayerBuilder) Blocks(blockNodes *Node) *GPSLayerBuilder {
+	b.blockNodes = blockNodes
 	return b
 }
 
@@ -234,13 +199,12 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 				failf("GPS layer: bigbird needs AttentionEdges (the BigBirdPattern edges)")
 			}
 			hAttn = NewBigBirdAttention(scope, hIn, b.attnSrc, b.attnDst, cfg.Heads, cfg.AttentionDropout)
-		case GlobalTransformer:
-			b.needGraphs(cfg.Global)
-			hAttn = NewDenseAttention(scope, hIn, b.graphID, b.numGraphs, cfg.Heads).
-				Dropout(cfg.AttentionDropout).MaxGraphSize(cfg.MaxGraphSize).Done()
+		case GlobalFull:
+			b.needBlocks(cfg.Global)
+			hAttn = NewDenseAttention(scope, hIn, b.blockNodes, cfg.Heads).Dropout(cfg.AttentionDropout).Done()
 		case GlobalPerformer:
-			b.needGraphs(cfg.Global)
-			hAttn = NewPerformerAttention(scope, hIn, b.graphID, b.numGraphs, cfg.Heads).
+			b.needBlocks(cfg.Global)
+			hAttn = NewPerformerAttention(scope, hIn, b.blockNodes, cfg.Heads).
 				Features(cfg.PerformerFeatures).Seed(cfg.PerformerSeed).Done()
 		}
 		hAttn = Add(hIn, dropout(scope, hAttn, cfg.Dropout))
@@ -254,9 +218,9 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 	return b.normalize("norm_ffn", h), localEdgeState
 }
 
-func (b *GPSLayerBuilder) needGraphs(model string) {
-	if b.graphID == nil || b.numGraphs <= 0 {
-		failf("GPS layer: %s needs Graphs(graphID, numGraphs)", model)
+func (b *GPSLayerBuilder) needBlocks(model GlobalModel) {
+	if b.blockNodes == nil {
+		failf("GPS layer: %s needs Blocks(blockNodes)", model)
 	}
 }
 

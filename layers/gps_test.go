@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gexph/gexph/expander"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -21,13 +22,12 @@ func TestGPSConfigValidate(t *testing.T) {
 	}
 	bad := map[string]func(c *GPSConfig){
 		"local":             func(c *GPSConfig) { c.Local = "gat" },
-		"global":            func(c *GPSConfig) { c.Global = "full" },
+		"global":            func(c *GPSConfig) { c.Global = "transformer" },
 		"norm":              func(c *GPSConfig) { c.Norm = "group" },
 		"heads":             func(c *GPSConfig) { c.Heads = 0 },
 		"dropout":           func(c *GPSConfig) { c.Dropout = 1 },
 		"attention dropout": func(c *GPSConfig) { c.AttentionDropout = -0.1 },
 		"performer":         func(c *GPSConfig) { c.PerformerFeatures = -1 },
-		"max graph size":    func(c *GPSConfig) { c.MaxGraphSize = -3 },
 	}
 	for name, mutate := range bad {
 		c := good
@@ -40,12 +40,14 @@ func TestGPSConfigValidate(t *testing.T) {
 
 // gpsGraph is a batch of two small graphs for GPS tests: local edges with states,
 // interaction edges (the local ones both ways plus a few random ones) with embeddings,
-// graph ids and an equivariant-stable PE.
+// graph ids (given to the layer as their block layout, blocks of blockSize slots, 0:
+// the largest graph's size) and an equivariant-stable PE.
 type gpsGraph struct {
 	n, d                 int
 	x, ef, hEmb, pe      []float64
 	src, dst, hSrc, hDst []int32
 	graphID              []int32
+	blockSize            int
 }
 
 func newGPSGraph(seed uint64) gpsGraph {
@@ -71,7 +73,7 @@ func newGPSGraph(seed uint64) gpsGraph {
 // permuted returns the same batch with node i renamed perm[i] and the edges listed in
 // reversed order.
 func (g gpsGraph) permuted(perm []int32) gpsGraph {
-	p := gpsGraph{n: g.n, d: g.d}
+	p := gpsGraph{n: g.n, d: g.d, blockSize: g.blockSize}
 	p.x = make([]float64, len(g.x))
 	p.pe = make([]float64, len(g.pe))
 	p.graphID = make([]int32, g.n)
@@ -92,33 +94,43 @@ func (g gpsGraph) permuted(perm []int32) gpsGraph {
 	return p
 }
 
+// inputs returns the layer inputs; in[7] is the block layout [2, S] of the two graphs.
 func (g gpsGraph) inputs() []any {
+	blocks, size, err := expander.BlockNodes(g.graphID, 2, g.blockSize)
+	if err != nil {
+		panic(err)
+	}
 	return []any{
 		tensors.FromFlatDataAndDimensions(g.x, g.n, g.d), tensors.FromFlatDataAndDimensions(g.ef, len(g.src), g.d),
 		g.src, g.dst, tensors.FromFlatDataAndDimensions(g.hEmb, len(g.hSrc), g.d), g.hSrc, g.hDst,
-		g.graphID, tensors.FromFlatDataAndDimensions(g.pe, g.n, 3),
+		tensors.FromFlatDataAndDimensions(blocks, 2, size), tensors.FromFlatDataAndDimensions(g.pe, g.n, 3),
 	}
 }
 
 // gpsLayer builds a GPS layer on gpsGraph inputs (see gpsGraph.inputs).
 func gpsLayer(scope *model.Scope, in []*Node, cfg GPSConfig) (x, e *Node) {
 	return NewGPSLayer(scope.In("gps"), in[0], cfg).LocalEdges(in[2], in[3], in[1]).
-		AttentionEdges(in[5], in[6], in[4]).Graphs(in[7], 2).EquivStablePE(in[8]).Done()
+		AttentionEdges(in[5], in[6], in[4]).Blocks(in[7]).EquivStablePE(in[8]).Done()
 }
 
 func TestGPSLayerPermutationEquivariance(t *testing.T) {
-	g := newGPSGraph(1)
 	perm := []int32{7, 2, 9, 0, 4, 1, 8, 3, 6, 5}
-	pg := g.permuted(perm)
-	configs := map[string]GPSConfig{
-		"gatedgcn+exphormer": {Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2, Dropout: 0.3, AttentionDropout: 0.3},
-		"gine+transformer":   {Local: LocalGINE, Global: GlobalTransformer, Norm: NormLayer, Heads: 2},
-		"gcn+performer":      {Local: LocalGCN, Global: GlobalPerformer, Norm: NormBatch, Heads: 4},
-		"gatedgcn+padded":    {Local: LocalGatedGCN, Global: GlobalTransformer, Norm: NormBatch, Heads: 2, MaxGraphSize: 6},
-		"none+exphormer-ref": {Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2, ReferenceAttention: true},
+	configs := map[string]struct {
+		cfg       GPSConfig
+		blockSize int // Block layout slots per graph; 0: the largest graph's size.
+	}{
+		"gatedgcn+exphormer": {cfg: GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2, Dropout: 0.3, AttentionDropout: 0.3}},
+		"gine+full":          {cfg: GPSConfig{Local: LocalGINE, Global: GlobalFull, Norm: NormLayer, Heads: 2}},
+		"gcn+performer":      {cfg: GPSConfig{Local: LocalGCN, Global: GlobalPerformer, Norm: NormBatch, Heads: 4}},
+		"gatedgcn+padded":    {cfg: GPSConfig{Local: LocalGatedGCN, Global: GlobalFull, Norm: NormBatch, Heads: 2}, blockSize: 6},
+		"none+exphormer-ref": {cfg: GPSConfig{Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2, ReferenceAttention: true}},
 	}
-	for name, cfg := range configs {
+	for name, c := range configs {
 		t.Run(name, func(t *testing.T) {
+			cfg := c.cfg
+			g := newGPSGraph(1)
+			g.blockSize = c.blockSize
+			pg := g.permuted(perm)
 			store := newStore(t, 2)
 			fn := func(scope *model.Scope, in []*Node) []*Node {
 				x, e := gpsLayer(scope, in, cfg)
@@ -198,7 +210,7 @@ func TestGPSLayerMasks(t *testing.T) {
 	run := func(p gpsGraph, masked bool) (x, e []float64) {
 		outs := runGraph(t, newStore(t, 5), true, func(scope *model.Scope, in []*Node) []*Node {
 			b := NewGPSLayer(scope.In("gps"), in[0], cfg).LocalEdges(in[2], in[3], in[1]).
-				AttentionEdges(in[5], in[6], in[4]).Graphs(in[7], 2).EquivStablePE(in[8])
+				AttentionEdges(in[5], in[6], in[4]).Blocks(in[7]).EquivStablePE(in[8])
 			if masked {
 				b.NormMask(in[9]).LocalEdgeMask(ConvertDType(in[10], in[0].DType()))
 			}

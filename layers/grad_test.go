@@ -4,7 +4,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/gexph/gexph/expander"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
 )
 
@@ -147,22 +149,24 @@ func TestGlobalAttentionGradients(t *testing.T) {
 	n, d := 9, 8
 	graphID := []int32{0, 0, 0, 1, 1, 1, 1, 2, 2}
 	x := tensor64(rng, 1, n, d)
-	bbSrc, bbDst, err := BigBirdPattern(graphID, 2, 1, 3)
+	bbSrc, bbDst, err := expander.BigBirdPattern(graphID, 2, 1, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Block layouts: tight (3 graphs of 4 slots), padded (6 slots) and one graph.
+	tight, padded, one := blockTensor(t, graphID, 3, 0), blockTensor(t, graphID, 3, 6), blockTensor(t, make([]int32, n), 1, 0)
 	cases := map[string]func(scope *model.Scope, in []*Node) *Node{
 		"dense": func(scope *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(scope, in[0], in[1], 3, 2).Dropout(0.2).Done()
+			return NewDenseAttention(scope, in[0], in[1], 2).Dropout(0.2).Done()
 		},
 		"dense-padded": func(scope *model.Scope, in []*Node) *Node {
-			return NewDenseAttention(scope, in[0], in[1], 3, 2).MaxGraphSize(4).Done()
+			return NewDenseAttention(scope, in[0], in[4], 2).Done()
 		},
 		"performer": func(scope *model.Scope, in []*Node) *Node {
-			return NewPerformerAttention(scope, in[0], in[1], 3, 2).Features(6).Done()
+			return NewPerformerAttention(scope, in[0], in[1], 2).Features(6).Done()
 		},
 		"performer-one-graph": func(scope *model.Scope, in []*Node) *Node {
-			return NewPerformerAttention(scope, in[0], ZerosLike(in[1]), 1, 2).Features(6).Done()
+			return NewPerformerAttention(scope, in[0], in[5], 2).Features(6).Done()
 		},
 		"bigbird": func(scope *model.Scope, in []*Node) *Node {
 			return NewBigBirdAttention(scope, in[0], in[2], in[3], 2, 0.1)
@@ -170,7 +174,7 @@ func TestGlobalAttentionGradients(t *testing.T) {
 	}
 	for name, layer := range cases {
 		t.Run(name, func(t *testing.T) {
-			checkGradients(t, gradCheck{inputs: []any{x, graphID, bbSrc, bbDst}, wrt: []int{0}, seed: 8, layer: layer})
+			checkGradients(t, gradCheck{inputs: []any{x, tight, bbSrc, bbDst, padded, one}, wrt: []int{0}, seed: 8, layer: layer})
 		})
 	}
 }
@@ -182,6 +186,11 @@ func TestGPSLayerGradients(t *testing.T) {
 	hSrc, hDst := randomEdges(rng, n, 20)
 	hEmb := tensor64(rng, 1, 20, d)
 	graphID := []int32{0, 0, 0, 0, 1, 1, 1, 1}
+	blocks, size, err := expander.BlockNodes(graphID, 2, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blockNodes := tensors.FromFlatDataAndDimensions(blocks, 2, size)
 	mask := []bool{true, true, true, false, true, true, true, false}
 	edgeMask := make([]bool, 16)
 	for i := range edgeMask {
@@ -189,20 +198,20 @@ func TestGPSLayerGradients(t *testing.T) {
 	}
 	configs := map[string]GPSConfig{
 		"gatedgcn+exphormer": {Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2, Dropout: 0.1, AttentionDropout: 0.2},
-		"gine+transformer":   {Local: LocalGINE, Global: GlobalTransformer, Norm: NormLayer, Heads: 2},
+		"gine+full":          {Local: LocalGINE, Global: GlobalFull, Norm: NormLayer, Heads: 2},
 		"gcn+performer":      {Local: LocalGCN, Global: GlobalPerformer, Norm: NormBatch, Heads: 2, PerformerFeatures: 4},
 		"none+exphormer-ref": {Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2, ReferenceAttention: true},
 	}
 	for name, cfg := range configs {
 		t.Run(name, func(t *testing.T) {
 			checkGradients(t, gradCheck{
-				inputs: []any{x, ef, src, dst, pe, hSrc, hDst, hEmb, graphID, mask, edgeMask},
+				inputs: []any{x, ef, src, dst, pe, hSrc, hDst, hEmb, blockNodes, mask, edgeMask},
 				wrt:    []int{0, 1, 4, 7},
 				seed:   10,
 				layer: func(scope *model.Scope, in []*Node) *Node {
 					h, e := NewGPSLayer(scope.In("gps"), in[0], cfg).
 						LocalEdges(in[2], in[3], in[1]).AttentionEdges(in[5], in[6], in[7]).
-						Graphs(in[8], 2).EquivStablePE(in[4]).NormMask(in[9]).LocalEdgeMask(in[10]).Done()
+						Blocks(in[8]).EquivStablePE(in[4]).NormMask(in[9]).LocalEdgeMask(in[10]).Done()
 					// Every differentiated input stays in the graph.
 					extra := Add(MulScalar(ReduceAllSum(in[4]), 0), MulScalar(ReduceAllSum(in[7]), 0))
 					return Add(Concatenate([]*Node{h, e}, 0), extra)

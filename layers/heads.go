@@ -1,81 +1,103 @@
 package layers
 
 import (
-	"fmt"
-
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// Graph pooling modes (GraphPool).
-const (
-	PoolMean = "mean" // Mean of the (masked) node states of each graph.
-	PoolSum  = "sum"  // Sum of the (masked) node states of each graph.
-)
-
-// MLPHead maps x [.., D] through numLayers linear layers (hidden width D, ReLU between,
-// none after the last) to [.., outDim] logits or values: GraphGPS's post-message-passing
-// head. Variables in scope "layer0", "layer1", …
-func MLPHead(scope *model.Scope, x *Node, numLayers, outDim int) *Node {
-	checkFloat("head input", x)
-	if numLayers < 1 || outDim < 1 {
-		failf("MLP head: need numLayers ≥ 1 and outDim ≥ 1, got %d and %d", numLayers, outDim)
-	}
-	d := dim(x, -1)
-	for i := range numLayers - 1 {
-		x = relu(dense(scope, fmt.Sprintf("layer%d", i), x, true, d))
-	}
-	return dense(scope, fmt.Sprintf("layer%d", numLayers-1), x, true, outDim)
-}
-
-// GraphPool pools node states x [N, D] into [numGraphs, D] by graphID ([N] in
+// GraphPool pools node states x [N, D] into [numGraphs, D] by graphID ([N] integers in
 // [0, numGraphs)), over the nodes where mask ([N], bool or 0/1; nil: all) is set, e.g.
-// to leave virtual nodes out. PoolMean of a graph without pooled nodes is 0.
-func GraphPool(x, graphID, mask *Node, numGraphs int, mode string) *Node {
+// to leave padding and virtual nodes out: the mean, sum or feature-wise maximum of
+// each graph's pooled nodes (Pooling). A graph without pooled nodes gets zeros.
+func GraphPool(x, graphID, mask *Node, numGraphs int, mode Pooling) *Node {
 	checkRank("pool input", x, 2)
 	checkFloat("pool input", x)
-	n := dim(x, 0)
+	n, d := dim(x, 0), dim(x, 1)
 	checkIndices("pool graphID", graphID, n)
 	if numGraphs <= 0 {
 		failf("graph pool: numGraphs must be positive, got %d", numGraphs)
 	}
+	g := x.Graph()
 	dtype := x.DType()
-	var w *Node
+	w := Ones(g, shapes.Make(dtype, n))
 	if mask != nil {
 		checkIndicesOrMask("pool mask", mask, n)
 		w = asFloat(mask, dtype)
-		x = Mul(x, InsertAxes(w, -1))
 	}
-	sum := scatterRows(x, graphID, numGraphs)
+	idx := InsertAxes(ConvertDType(graphID, dtypes.Int32), -1)
+	count := ScatterSum(Zeros(g, shapes.Make(dtype, numGraphs)), idx, w, false, false)
 	switch mode {
-	case PoolSum:
-		return sum
-	case PoolMean:
+	case PoolMax:
+		has := BroadcastToDims(InsertAxes(GreaterThan(count, ZerosLike(count)), -1), numGraphs, d)
+		keep := BroadcastToDims(InsertAxes(GreaterThan(w, ZerosLike(w)), -1), n, d)
+		vals := Where(keep, x, BroadcastToDims(Infinity(g, dtype, -1), n, d))
+		mx := ScatterMax(BroadcastToDims(Infinity(g, dtype, -1), numGraphs, d), idx, vals, false, false)
+		return Where(has, mx, ZerosLike(mx))
+	case PoolSum, PoolMean:
 	default:
-		failf("graph pool: unknown mode %q (want mean or sum)", mode)
+		failf("graph pool: unknown mode %q (want %s)", mode, choices(Poolings()))
 	}
-	if w == nil {
-		w = OnesLike(ConvertDType(graphID, dtype))
+	sum := ScatterSum(Zeros(g, shapes.Make(dtype, numGraphs, d)), idx, Mul(x, InsertAxes(w, -1)), false, false)
+	if mode == PoolSum {
+		return sum
 	}
-	count := safeDenominator(scatterRows(w, graphID, numGraphs))
-	return Div(sum, InsertAxes(count, -1))
+	return Div(sum, InsertAxes(MaxScalar(count, 1), -1))
 }
 
-// GraphHead pools node states by graph (GraphPool) and applies MLPHead: graph
-// classification logits, multi-label logits or regression values, [numGraphs, outDim].
-func GraphHead(scope *model.Scope, x, graphID, mask *Node, numGraphs int, mode string, numLayers, outDim int) *Node {
-	return MLPHead(scope, GraphPool(x, graphID, mask, numGraphs, mode), numLayers, outDim)
+// MLPHeadBuilder configures a prediction head. Create it with NewMLPHead and call Done.
+type MLPHeadBuilder struct {
+	scope     *model.Scope
+	x         *Node
+	outDim    int
+	numLayers int
+	norm      bool
+	normMask  *Node
 }
 
-// LinkScores returns the dot products ⟨x_a[p], x_b[p]⟩ [P] of the node-pair embeddings
-// given by the index vectors a and b ([P] integers into the rows of x [N, D]), the
-// scores GraphGPS ranks links by.
-func LinkScores(x, a, b *Node) *Node {
-	checkRank("link embeddings", x, 2)
-	checkIndices("link sources", a, -1)
-	checkIndices("link targets", b, dim(a, 0))
-	return ReduceSum(Mul(rows(x, a), rows(x, b)), -1)
+// NewMLPHead maps x [B, D] to [B, outDim] logits or values: GraphGPS's
+// post-message-passing head, numLayers linear maps (Layers; default 1) with the hidden
+// ones of width D followed by a ReLU, none after the last. Variables in scope
+// "hidden_0", "hidden_1", … and "output".
+func NewMLPHead(scope *model.Scope, x *Node, outDim int) *MLPHeadBuilder {
+	return &MLPHeadBuilder{scope: scope, x: x, outDim: outDim, numLayers: 1}
+}
+
+// Layers sets the number of linear maps (≥ 1).
+func (b *MLPHeadBuilder) Layers(n int) *MLPHeadBuilder {
+	b.numLayers = n
+	return b
+}
+
+// BatchNorm makes each hidden layer a bias-free linear map followed by a batch norm
+// (GraphGym's node head), its statistics taken over the rows where mask ([B], bool or
+// 0/1; nil: all rows) is set. The batch norm's variables are in "hidden_i/norm".
+func (b *MLPHeadBuilder) BatchNorm(mask *Node) *MLPHeadBuilder {
+	b.norm, b.normMask = true, mask
+	return b
+}
+
+// Done builds the head and returns [B, outDim].
+func (b *MLPHeadBuilder) Done() *Node {
+	x := b.x
+	checkRank("head input", x, 2)
+	checkFloat("head input", x)
+	if b.numLayers < 1 || b.outDim < 1 {
+		failf("MLP head: need Layers ≥ 1 and outDim ≥ 1, got %d and %d", b.numLayers, b.outDim)
+	}
+	d := dim(x, 1)
+	for i := range b.numLayers - 1 {
+		hidden := b.scope.In("hidden_%d", i)
+		if b.norm {
+			x = dense(hidden, "", x, false, d)
+			x = NewBatchNorm(hidden.In("norm"), x).Mask(b.normMask).Done()
+		} else {
+			x = dense(hidden, "", x, true, d)
+		}
+		x = relu(x)
+	}
+	return dense(b.scope, "output", x, true, b.outDim)
 }
 
 // labelsAsInt converts class labels to int32.

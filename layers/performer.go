@@ -14,24 +14,23 @@ import (
 // PerformerAttentionBuilder configures Performer (FAVOR+) linear attention within each
 // graph, a baseline for Exphormer. Create it with NewPerformerAttention and call Done.
 type PerformerAttentionBuilder struct {
-	scope       *model.Scope
-	x, graphID  *Node
-	numGraphs   int
-	numHeads    int
-	numFeatures int
-	seed        uint64
+	scope         *model.Scope
+	x, blockNodes *Node
+	numHeads      int
+	numFeatures   int
+	seed          uint64
 }
 
-// NewPerformerAttention approximates softmax attention among the nodes of each graph
-// (graphID [N] integers in [0, numGraphs)) of x [N, D] with positive orthogonal random
-// features (FAVOR+, as performer_pytorch): φ(u) = m^{-1/2}(exp(ωᵀu' − ‖u'‖²/2 − c) + 1e-4)
-// with u' = u·d_h^{-1/4}, then out_i = φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_j φ(k_j), the
-// sums over the nodes j of i's graph (exact grouping, no padding). Query, key and value
-// projections have no bias; an output projection with bias follows. The random matrix
-// ω is fixed by Seed. Variables in scope: "qkv", "output".
-func NewPerformerAttention(scope *model.Scope, x, graphID *Node, numGraphs, numHeads int) *PerformerAttentionBuilder {
-	return &PerformerAttentionBuilder{scope: scope, x: x, graphID: graphID, numGraphs: numGraphs,
-		numHeads: numHeads, seed: 1}
+// NewPerformerAttention approximates softmax attention among the nodes of each graph of
+// x [N, D] with positive orthogonal random features (FAVOR+, as performer_pytorch):
+// φ(u) = m^{-1/2}(exp(ωᵀu' − ‖u'‖²/2 − c) + 1e-4) with u' = u·d_h^{-1/4}, then
+// out_i = φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ / φ(q_i)ᵀ Σ_j φ(k_j), the sums over the nodes j of i's
+// graph, given by the block layout blockNodes [G, S] of NewDenseAttention (empty slots
+// take no part). Query, key and value projections have no bias; an output projection
+// with bias follows. The random matrix ω is fixed by Seed. Variables in scope: "qkv",
+// "output".
+func NewPerformerAttention(scope *model.Scope, x, blockNodes *Node, numHeads int) *PerformerAttentionBuilder {
+	return &PerformerAttentionBuilder{scope: scope, x: x, blockNodes: blockNodes, numHeads: numHeads, seed: 1}
 }
 
 // Features sets the number m of random features. The default (0) is
@@ -52,14 +51,14 @@ func (b *PerformerAttentionBuilder) Done() *Node {
 	x := b.x
 	checkRank("performer input x", x, 2)
 	checkFloat("performer input x", x)
-	n, d := dim(x, 0), dim(x, 1)
+	d := dim(x, 1)
 	if b.numHeads <= 0 || d%b.numHeads != 0 {
 		failf("performer: hidden size %d is not a positive multiple of numHeads=%d", d, b.numHeads)
 	}
-	checkIndices("performer graphID", b.graphID, n)
-	if b.numGraphs <= 0 || b.numFeatures < 0 {
-		failf("performer: need numGraphs > 0 and Features ≥ 0, got %d and %d", b.numGraphs, b.numFeatures)
+	if b.numFeatures < 0 {
+		failf("performer: need Features ≥ 0, got %d", b.numFeatures)
 	}
+	blocks := newBlockLayout("performer", b.blockNodes, x)
 	g := x.Graph()
 	dtype := x.DType()
 	h := b.numHeads
@@ -70,17 +69,18 @@ func (b *PerformerAttentionBuilder) Done() *Node {
 	}
 	omega := Const(g, tensors.FromFlatDataAndDimensions(OrthogonalRandomFeatures(m, dh, b.seed), m, dh))
 	omega = ConvertDType(omega, dtype)
-	graphID := ConvertDType(b.graphID, dtypes.Int32)
 
 	qkv := denseParts(b.scope, "qkv", x, false, d, 3)
-	part := func(i int) *Node { return Reshape(qkv[i], n, h, dh) }
+	nb, s := blocks.count, blocks.size
+	part := func(i int) *Node { return Reshape(blocks.gather(qkv[i]), nb, s, h, dh) }
 	q, k, v := part(0), part(1), part(2)
+	valid := Reshape(ConvertDType(blocks.valid, dtype), nb, s, 1, 1) // [G, S, 1, 1]
 
-	// Feature maps [N, H, m].
+	// Feature maps [G, S, H, m].
 	scale := math.Pow(float64(dh), -0.25)
 	project := func(u *Node) (proj, diag *Node) {
 		u = MulScalar(u, scale)
-		proj = Einsum("nhd,md->nhm", u, omega)
+		proj = Einsum("gshd,md->gshm", u, omega)
 		diag = MulScalar(ReduceAndKeep(Square(u), ReduceSum, -1), 0.5)
 		return proj, diag
 	}
@@ -91,44 +91,22 @@ func (b *PerformerAttentionBuilder) Done() *Node {
 	qMax := ReduceAndKeep(qProj, ReduceMax, -1)
 	qPhi := MulScalar(AddScalar(Exp(Sub(Sub(qProj, qDiag), qMax)), 1e-4), ratio)
 	kProj, kDiag := project(k)
-	// The key stabiliser must be constant within a graph: the per-graph, per-head maximum.
-	rowMax := ReduceMax(kProj, -1) // [N, H]
-	negInf := BroadcastToDims(Infinity(g, dtype, -1), b.numGraphs, h)
-	graphMax := ScatterMax(negInf, InsertAxes(graphID, -1), rowMax, false, false)
-	kMax := InsertAxes(rows(graphMax, graphID), -1) // [N, H, 1]
-	kPhi := MulScalar(AddScalar(Exp(Sub(Sub(kProj, kDiag), kMax)), 1e-4), ratio)
+	// The key stabiliser must be constant within a graph: the per-graph, per-head
+	// maximum over the graph's nodes (empty slots excluded).
+	negInf := BroadcastToDims(Infinity(g, dtype, -1), kProj.Shape().Dimensions...)
+	kValid := BroadcastToDims(ConvertDType(valid, dtypes.Bool), kProj.Shape().Dimensions...)
+	kMax := ReduceAndKeep(ReduceAndKeep(Where(kValid, kProj, negInf), ReduceMax, -1), ReduceMax, 1) // [G, 1, H, 1]
+	kMax = Where(IsFinite(kMax), kMax, ZerosLike(kMax))                                             // A graph without nodes.
+	kPhi := Mul(MulScalar(AddScalar(Exp(Sub(Sub(kProj, kDiag), kMax)), 1e-4), ratio), valid)
 
-	var num, den *Node
-	if b.numGraphs == 1 { // A transductive graph: no [N, H, m, dh] outer products.
-		num, den = linearAttentionSums(qPhi, kPhi, v)
-	} else {
-		num, den = linearAttentionSumsPerGraph(qPhi, kPhi, v, graphID, b.numGraphs)
-	}
-	out := Reshape(Div(num, InsertAxes(den, -1)), n, d)
-	return dense(b.scope, "output", out, true, d)
-}
-
-// linearAttentionSums returns, for one graph, the numerator φ(q_i)ᵀ Σ_j φ(k_j) v_jᵀ
-// [N, H, dh] and the normaliser φ(q_i)ᵀ Σ_j φ(k_j) [N, H] of linear attention, the sums
-// over all nodes j: two matrix products, O(N·H·m·dh) time and O(H·m·dh) extra memory.
-func linearAttentionSums(qPhi, kPhi, v *Node) (num, den *Node) {
-	context := Einsum("nhm,nhd->hmd", kPhi, v) // [H, m, dh]
-	kSum := ReduceSum(kPhi, 0)                 // [H, m]
-	num = Einsum("nhm,hmd->nhd", qPhi, context)
-	den = ReduceSum(Mul(qPhi, InsertAxes(kSum, 0)), -1)
-	return num, den
-}
-
-// linearAttentionSumsPerGraph is linearAttentionSums with the sums over the nodes j of
-// i's graph (graphID [N] in [0, numGraphs)): it forms the per-node outer products
-// φ(k_j) v_jᵀ [N, H, m, dh] and sums them per graph.
-func linearAttentionSumsPerGraph(qPhi, kPhi, v, graphID *Node, numGraphs int) (num, den *Node) {
-	outer := Mul(InsertAxes(kPhi, -1), InsertAxes(v, 2)) // [N, H, m, dh]
-	context := scatterRows(outer, graphID, numGraphs)    // [G, H, m, dh]
-	kSum := scatterRows(kPhi, graphID, numGraphs)        // [G, H, m]
-	num = Einsum("nhm,nhmd->nhd", qPhi, rows(context, graphID))
-	den = ReduceSum(Mul(qPhi, rows(kSum, graphID)), -1)
-	return num, den
+	// Linear attention per graph: Σ_j φ(k_j) v_jᵀ [G, H, m, dh] and Σ_j φ(k_j) [G, H, m],
+	// each one batched matrix product over the graph's slots.
+	context := Einsum("gshm,gshd->ghmd", kPhi, v)
+	kSum := ReduceSum(kPhi, 1)
+	num := Einsum("gshm,ghmd->gshd", qPhi, context)
+	den := ReduceSum(Mul(qPhi, InsertAxes(kSum, 1)), -1) // [G, S, H]
+	out := Div(num, InsertAxes(den, -1))
+	return dense(b.scope, "output", blocks.scatter(out), true, d)
 }
 
 // OrthogonalRandomFeatures returns an m×d matrix (row-major, float64) of Gaussian rows

@@ -61,7 +61,8 @@ func dim(node *Node, axis int) int {
 
 // dense is a linear map of the last axis of x to outDim features, plus a bias if useBias,
 // with GoMLX's layers.Dense variables: "weights" [in, out] and "biases" [out] in
-// scope.In(name).In("dense"). See denseParts for how it differs from layers.Dense.
+// scope.In(name).In("dense") (scope.In("dense") for an empty name). See denseParts for
+// how it differs from layers.Dense.
 func dense(scope *model.Scope, name string, x *Node, useBias bool, outDim int) *Node {
 	return denseParts(scope, name, x, useBias, outDim, 1)[0]
 }
@@ -84,7 +85,11 @@ func denseParts(scope *model.Scope, name string, x *Node, useBias bool, outDim, 
 		failf("dense %q: need an input of rank ≥ 1 and positive sizes, got shape %s, outDim=%d, parts=%d",
 			name, x.Shape(), outDim, parts)
 	}
-	s := scope.In("%s", name).In("dense")
+	s := scope
+	if name != "" {
+		s = s.In("%s", name)
+	}
+	s = s.In("dense")
 	g := x.Graph()
 	dtype := x.DType()
 	inDim := dim(x, -1)

@@ -23,6 +23,11 @@ func DenseMatrix(g *Graph, kind MatrixKind) (*mat.SymDense, error) {
 	if g.N > MaxDenseNodes {
 		return nil, fmt.Errorf("spectral: dense %s of %d nodes exceeds MaxDenseNodes = %d", kind, g.N, MaxDenseNodes)
 	}
+	return denseMatrix(g, kind), nil
+}
+
+// denseMatrix builds the kind's matrix of a valid, non-empty g, whatever its size.
+func denseMatrix(g *Graph, kind MatrixKind) *mat.SymDense {
 	n := g.N
 	a := mat.NewSymDense(n, nil)
 	// Each undirected edge {u, v} is counted from the row of min(u, v); a self loop's
@@ -35,7 +40,7 @@ func DenseMatrix(g *Graph, kind MatrixKind) (*mat.SymDense, error) {
 		}
 	}
 	if kind == Adjacency {
-		return a, nil
+		return a
 	}
 	for u := range n {
 		du := float64(g.Degree(u))
@@ -60,7 +65,7 @@ func DenseMatrix(g *Graph, kind MatrixKind) (*mat.SymDense, error) {
 			}
 		}
 	}
-	return a, nil
+	return a
 }
 
 // DenseEigenvalues returns all N eigenvalues of the kind's matrix of g in ascending
@@ -88,21 +93,26 @@ func DenseEigen(g *Graph, kind MatrixKind) ([]float64, *mat.Dense, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	return eigenWithSigns(a, g.N, kind)
+}
+
+// eigenWithSigns diagonalises the n×n matrix a (see DenseEigen).
+func eigenWithSigns(a *mat.SymDense, n int, kind MatrixKind) ([]float64, *mat.Dense, error) {
 	var es mat.EigenSym
 	if !es.Factorize(a, true) {
-		return nil, nil, fmt.Errorf("spectral: dense %s eigensolver did not converge on %d nodes", kind, g.N)
+		return nil, nil, fmt.Errorf("spectral: dense %s eigensolver did not converge on %d nodes", kind, n)
 	}
-	vecs := mat.NewDense(g.N, g.N, nil)
+	vecs := mat.NewDense(n, n, nil)
 	es.VectorsTo(vecs)
-	for j := range g.N {
+	for j := range n {
 		best := 0
-		for i := range g.N {
+		for i := range n {
 			if math.Abs(vecs.At(i, j)) > math.Abs(vecs.At(best, j)) {
 				best = i
 			}
 		}
 		if vecs.At(best, j) < 0 {
-			for i := range g.N {
+			for i := range n {
 				vecs.Set(i, j, -vecs.At(i, j))
 			}
 		}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -14,8 +15,11 @@ import (
 
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/bench"
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gexph/gexph/spectral"
+	"github.com/gexph/gexph/suite"
 )
 
 // benchReport is the -json output of one `gexph bench` case.
@@ -39,19 +43,24 @@ type benchReport struct {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "-case expander|attention|gps|scaling -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
-	kind := fs.String("case", "attention", "what to measure: expander, attention, gps, or scaling (one point of the scaling suite: a training epoch of the GCN + attention model on a planted-partition graph of n nodes)")
+	fs := newFlagSet("bench", "-case model -preset NAME [-dataset SPEC] [-set JSON] [-batch B] | -case expander|attention|gps|scaling -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
+	kind := fs.String("case", "model", "what to measure: model (a training step of a preset's whole model), expander, attention, gps (one layer's training step on a random graph), or scaling (one point of the scaling suite: a training epoch of the GCN + attention model on a planted-partition graph of n nodes)")
+	preset := fs.String("preset", "pattern", "model case: the preset ("+strings.Join(gexph.PresetNames(), ", ")+")")
+	dataset := fs.String("dataset", "", "model case: the data set (default: the preset's; planted:N for the scaling preset)")
+	set := fs.String("set", "", `model case: JSON object of config fields overriding the preset, e.g. '{"hidden_dim":64}'`)
+	batch := fs.Int("batch", 0, "model case: graphs per batch (0: the preset's batch size; transductive sets use the whole graph)")
+	dataDir := fs.String("data-dir", "", "model case: the data root (default $GEXPH_DATA, else ../shared/data)")
 	n := fs.Int("n", 10000, "number of nodes")
 	e := fs.Int("e", 120000, "number of interaction edges (attention, gps)")
 	d := fs.Int("d", 6, "expander degree (expander)")
 	hidden := fs.Int("hidden", 64, "hidden size (attention, gps)")
 	heads := fs.Int("heads", 4, "attention heads (attention, gps)")
-	steps := fs.Int("steps", 10, "timed training steps (attention, gps)")
+	steps := fs.Int("steps", 0, "timed training steps (0: 5 for model, 10 for attention and gps)")
 	seed := fs.Uint64("seed", 1, "random seed")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	attention := fs.String("attention", "exphormer", "attention of the scaling case: exphormer or full")
-	settings := fs.String("settings", "", "scaling case: JSON object of gexph.ScalingSettings fields overriding the defaults")
+	settings := fs.String("settings", "", "scaling case: JSON object of suite.ScalingSettings fields overriding the defaults")
 	table := fs.Bool("table", false, "run the standard cases, each in its own process, and print a table")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -59,22 +68,28 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	if *table {
 		return benchTable(stdout, stderr, *backend)
 	}
+	if *steps < 0 {
+		return fmt.Errorf("-steps %d: want ≥ 1 timed steps (0 for the default)", *steps)
+	}
 	var rep benchReport
 	var err error
 	switch *kind {
+	case "model":
+		return benchModel(stdout, bench.ModelBenchConfig{Preset: *preset, Dataset: *dataset, Set: *set, Batch: *batch,
+			Steps: *steps, Backend: *backend, DataDir: *dataDir}, *asJSON)
 	case "expander":
 		rep, err = benchExpander(*n, *d, *seed)
-	case gexph.SuiteScaling:
+	case suite.SuiteScaling:
 		return benchScaling(stdout, *n, *attention, *settings, *backend, *asJSON)
-	case layers.BenchAttention, layers.BenchGPS:
-		var res layers.StepBenchResult
-		res, err = layers.RunStepBenchmark(layers.StepBenchConfig{
-			Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Steps: *steps, Seed: *seed, Backend: *backend,
+	case bench.BenchAttention, bench.BenchGPS:
+		var res bench.StepBenchResult
+		res, err = bench.RunStepBenchmark(bench.StepBenchConfig{
+			Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Steps: cmp.Or(*steps, 10), Seed: *seed, Backend: *backend,
 		})
 		rep = benchReport{Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Backend: *backend,
 			MsPerStep: res.MedianMs, WarmupMs: res.WarmupMs, PeakRSSMB: res.PeakRSSMB}
 	default:
-		return fmt.Errorf("unknown -case %q (choices: expander, attention, gps, scaling)", *kind)
+		return fmt.Errorf("unknown -case %q (choices: model, expander, attention, gps, scaling)", *kind)
 	}
 	if err != nil {
 		return err
@@ -85,13 +100,30 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	return printBenchTable(stdout, []benchReport{rep})
 }
 
+// benchModel measures training steps of a preset's whole model in this process.
+func benchModel(stdout io.Writer, cfg bench.ModelBenchConfig, asJSON bool) error {
+	res, err := bench.RunModelBenchmark(cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, res)
+	}
+	fmt.Fprintf(stdout, "preset %s on %s: %d parameters\n", res.Preset, res.Dataset, res.Params)
+	fmt.Fprintf(stdout, "batch: %d graphs, %d nodes, %d edges, %d interaction edges\n", res.Graphs, res.Nodes, res.Edges, res.InteractionEdges)
+	fmt.Fprintf(stdout, "training step: %.1f ms median (CPU %.1f ms; first step %.0f ms with compilation), %.0f graphs/s, %.0f nodes/s\n",
+		res.MsPerStep, res.CPUMsPerStep, res.WarmupMs, res.GraphsPerSec, res.NodesPerSec)
+	fmt.Fprintf(stdout, "inference pass: %.1f ms\npeak memory: %.0f MiB\n", res.ForwardMs, res.PeakRSSMB)
+	return nil
+}
+
 // benchScaling measures one point of the scaling suite in this process.
 func benchScaling(stdout io.Writer, n int, attention, settingsJSON, backend string, asJSON bool) error {
 	s, err := parseScalingSettings(settingsJSON)
 	if err != nil {
 		return err
 	}
-	res, err := gexph.MeasureScaling(context.Background(), s, gexph.ScalingPoint{Attention: attention, Nodes: n}, backend)
+	res, err := suite.MeasureScaling(context.Background(), s, suite.ScalingPoint{Attention: layers.GlobalModel(attention), Nodes: n}, backend)
 	if err != nil {
 		return err
 	}
@@ -105,8 +137,8 @@ func benchScaling(stdout io.Writer, n int, attention, settingsJSON, backend stri
 
 // parseScalingSettings returns the default scaling settings overridden by the fields
 // of a JSON object ("" for none); unknown fields are errors.
-func parseScalingSettings(js string) (gexph.ScalingSettings, error) {
-	s := gexph.DefaultScalingSettings()
+func parseScalingSettings(js string) (suite.ScalingSettings, error) {
+	s := suite.DefaultScalingSettings()
 	if js == "" {
 		return s, nil
 	}
@@ -136,7 +168,7 @@ func benchExpander(n, d int, seed uint64) (benchReport, error) {
 	}
 	cert := time.Since(start).Seconds()
 	return benchReport{Case: "expander", N: n, D: d, GenerateSeconds: gen, CertifySeconds: cert,
-		Lambda2: l2, LambdaMin: lmin, PeakRSSMB: layers.PeakRSSMB()}, nil
+		Lambda2: l2, LambdaMin: lmin, PeakRSSMB: sysinfo.PeakRSSMB()}, nil
 }
 
 // benchTable runs the standard benchmark cases, each in a fresh process of this program

@@ -26,24 +26,27 @@ import (
 	"os"
 	"sort"
 
-	"github.com/gexph/gexph/layers"
+	"github.com/gexph/gexph/gexph"
 )
 
 // command is one subcommand of the CLI.
 type command struct {
 	summary string
 	run     func(args []string, stdout, stderr io.Writer) error
+	// computes marks commands that train or benchmark models: main prepares the
+	// runtime for them (gexph.SetupRuntime) and for no other.
+	computes bool
 }
 
 func commands() map[string]command {
 	return map[string]command{
-		"expander":  {"generate and certify a random regular expander", runExpander},
-		"spectral":  {"spectral analysis of a graph read from an edge list", runSpectral},
-		"data":      {"statistics of a data set", runData},
-		"train":     {"train and evaluate a model", runTrain},
-		"bench":     {"benchmark expanders and training steps", runBench},
-		"reproduce": {"run a suite of the paper's experiments and write RESULTS.md", runReproduce},
-		"repl":      {"an interactive Go interpreter with gexph's packages", runREPL},
+		"expander":  {"generate and certify a random regular expander", runExpander, false},
+		"spectral":  {"spectral analysis of a graph read from an edge list", runSpectral, false},
+		"data":      {"statistics of a data set", runData, false},
+		"train":     {"train and evaluate a model", runTrain, true},
+		"bench":     {"benchmark expanders and training steps", runBench, true},
+		"reproduce": {"run a suite of the paper's experiments and write RESULTS.md", runReproduce, true},
+		"repl":      {"an interactive Go interpreter with gexph's packages", runREPL, true},
 	}
 }
 
@@ -63,8 +66,23 @@ func usage(w io.Writer) {
 }
 
 func main() {
-	layers.TuneGC()
+	if len(os.Args) > 1 {
+		if cmd, ok := commands()[os.Args[1]]; ok && cmd.computes && !isHelp(os.Args[2:]) {
+			gexph.SetupRuntime()
+		}
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// isHelp tells whether a command's arguments ask for its help only.
+func isHelp(args []string) bool {
+	for _, a := range args {
+		switch a {
+		case "-h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 // run executes the CLI with the given arguments and returns the process exit code.

@@ -12,18 +12,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gexph/gexph/gexph"
-	"github.com/gexph/gexph/layers"
+	"github.com/gexph/gexph/internal/sysinfo"
+	"github.com/gexph/gexph/suite"
 )
 
 // reproduceSuites lists the suites `gexph reproduce` runs: the training suites and the
 // scaling suite.
-func reproduceSuites() []string { return append(gexph.SuiteNames(), gexph.SuiteScaling) }
+func reproduceSuites() []string { return append(suite.SuiteNames(), suite.SuiteScaling) }
 
 func runReproduce(args []string, stdout, stderr io.Writer) error {
 	choices := strings.Join(reproduceSuites(), "|")
 	fs := newFlagSet("reproduce", "-suite "+choices+" [-seeds K] [-runs REGEXP] [-out DIR] [-results FILE] [-backend B] [-json] | -report", stderr)
-	suite := fs.String("suite", "", "suite to run: "+strings.Join(reproduceSuites(), ", "))
+	suiteName := fs.String("suite", "", "suite to run: "+strings.Join(reproduceSuites(), ", "))
 	seeds := fs.Int("seeds", 5, "seeds of the main runs (baselines and ablations use at most 3; inductive-budget uses 1; search: seeds of the selected setting)")
 	out := fs.String("out", filepath.Join("runs", "reproduce"), "results root: each suite's records, CSV and meta.json go to OUT/SUITE, figures to OUT/figures")
 	results := fs.String("results", "", "the report generated from every suite under -out (default OUT/RESULTS.md; the repository's is docs/RESULTS.md)")
@@ -33,7 +33,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	only := fs.String("runs", "", "run only the suite's runs (scaling: points such as full_20000) whose names match this regular expression (e.g. '^cora_' or '_s1$')")
 	maxNodes := fs.Int("max-nodes", 1000000, "scaling: largest graph")
 	memLimit := fs.Float64("mem-limit-gb", 0, "scaling: stop a point whose process exceeds this many GiB and record it as out of memory (0: 85% of this machine's memory)")
-	settings := fs.String("settings", "", "scaling: JSON object of gexph.ScalingSettings fields overriding the defaults")
+	settings := fs.String("settings", "", "scaling: JSON object of suite.ScalingSettings fields overriding the defaults")
 	asJSON := fs.Bool("json", false, "print a summary as one JSON object")
 	quiet := fs.Bool("quiet", false, "no per-run and per-epoch progress lines")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -44,15 +44,15 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		reportPath = filepath.Join(*out, "RESULTS.md")
 	}
 	if *report {
-		if err := gexph.WriteReport(*out, reportPath); err != nil {
+		if err := suite.WriteReport(*out, reportPath); err != nil {
 			return err
 		}
 		return printReproduce(stdout, *asJSON, "", *out, reportPath, 0)
 	}
-	if *suite == "" {
+	if *suiteName == "" {
 		return fmt.Errorf("-suite is required (choices: %s)", strings.Join(reproduceSuites(), ", "))
 	}
-	dir := filepath.Join(*out, *suite)
+	dir := filepath.Join(*out, *suiteName)
 	var logw io.Writer
 	if !*quiet {
 		logw = stderr
@@ -60,27 +60,27 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	var count int
-	suiteOpts := gexph.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
-	if *suite == gexph.SuiteScaling {
+	suiteOpts := suite.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw}
+	if *suiteName == suite.SuiteScaling {
 		s, err := parseScalingSettings(*settings)
 		if err != nil {
 			return err
 		}
-		points, err := gexph.FilterScalingPoints(gexph.ScalingPoints(*maxNodes), *only)
+		points, err := suite.FilterScalingPoints(suite.ScalingPoints(*maxNodes), *only)
 		if err != nil {
 			return fmt.Errorf("-runs: %w", err)
 		}
 		limitMB := *memLimit * 1024
 		if limitMB <= 0 {
-			limitMB = 0.85 * layers.MemTotalMB()
+			limitMB = 0.85 * sysinfo.MemTotalMB()
 		}
 		self, err := os.Executable()
 		if err != nil {
 			return err
 		}
-		err = gexph.RunScalingSuite(ctx, points, gexph.ScalingOptions{
+		err = suite.RunScalingSuite(ctx, points, suite.ScalingOptions{
 			OutDir: dir, Settings: s, Log: logw,
-			Measure: func(ctx context.Context, s gexph.ScalingSettings, p gexph.ScalingPoint) (gexph.ScalingResult, error) {
+			Measure: func(ctx context.Context, s suite.ScalingSettings, p suite.ScalingPoint) (suite.ScalingResult, error) {
 				return measureInChild(ctx, self, s, p, *backend, limitMB, stderr)
 			},
 		})
@@ -88,43 +88,43 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		count = len(points)
-	} else if *suite == gexph.SuiteSearch {
-		n, err := gexph.RunSearchSuite(ctx, gexph.DefaultSearchGrid(), *seeds, *only, suiteOpts)
+	} else if *suiteName == suite.SuiteSearch {
+		n, err := suite.RunSearchSuite(ctx, suite.DefaultSearchGrid(), *seeds, *only, suiteOpts)
 		if err != nil {
 			return err
 		}
 		count = n
 	} else {
-		runs, err := gexph.Suite(*suite, *seeds)
+		runs, err := suite.Suite(*suiteName, *seeds)
 		if err != nil {
 			return fmt.Errorf("-suite/-seeds: %w", err)
 		}
-		if runs, err = gexph.FilterRuns(runs, *only); err != nil {
+		if runs, err = suite.FilterRuns(runs, *only); err != nil {
 			return fmt.Errorf("-runs: %w", err)
 		}
-		if err := gexph.RunSuite(ctx, runs, suiteOpts); err != nil {
+		if err := suite.RunSuite(ctx, runs, suiteOpts); err != nil {
 			return err
 		}
 		count = len(runs)
 	}
 	// The machine line names the machines of all the suite's records, which resumed
 	// suites may have made on several.
-	machine, err := gexph.RecordedMachines(dir)
+	machine, err := suite.RecordedMachines(dir)
 	if err != nil {
 		return err
 	}
 	// The recorded command reruns the whole suite: a -runs filter is left out.
-	meta := gexph.ResultsMeta{
-		Suite: *suite, Command: commandLine("gexph reproduce", dropFlag(args, "runs")), Seeds: *seeds, Backend: *backend,
-		Machine: machine, Date: time.Now(), Notes: gexph.SuiteNotes(*suite),
+	meta := suite.ResultsMeta{
+		Suite: *suiteName, Command: commandLine("gexph reproduce", dropFlag(args, "runs")), Seeds: *seeds, Backend: *backend,
+		Machine: machine, Date: time.Now(), Notes: suite.SuiteNotes(*suiteName),
 	}
-	if err := gexph.WriteSuiteMeta(dir, meta); err != nil {
+	if err := suite.WriteSuiteMeta(dir, meta); err != nil {
 		return err
 	}
-	if err := gexph.WriteReport(*out, reportPath); err != nil {
+	if err := suite.WriteReport(*out, reportPath); err != nil {
 		return err
 	}
-	return printReproduce(stdout, *asJSON, *suite, dir, reportPath, count)
+	return printReproduce(stdout, *asJSON, *suiteName, dir, reportPath, count)
 }
 
 // printReproduce prints what reproduce did.
@@ -146,12 +146,12 @@ func printReproduce(w io.Writer, asJSON bool, suite, dir, report string, runs in
 
 // measureInChild measures one scaling point with `gexph bench -case scaling` in a child
 // process, stopped and reported out of memory past limitMB.
-func measureInChild(ctx context.Context, self string, s gexph.ScalingSettings, p gexph.ScalingPoint, backend string, limitMB float64, stderr io.Writer) (gexph.ScalingResult, error) {
+func measureInChild(ctx context.Context, self string, s suite.ScalingSettings, p suite.ScalingPoint, backend string, limitMB float64, stderr io.Writer) (suite.ScalingResult, error) {
 	sj, err := json.Marshal(s)
 	if err != nil {
-		return gexph.ScalingResult{}, err
+		return suite.ScalingResult{}, err
 	}
-	args := []string{"bench", "-case", gexph.SuiteScaling, "-n", strconv.Itoa(p.Nodes), "-attention", p.Attention,
+	args := []string{"bench", "-case", suite.SuiteScaling, "-n", strconv.Itoa(p.Nodes), "-attention", string(p.Attention),
 		"-settings", string(sj), "-backend", backend, "-json"}
 	// Go's default collector, so that a point's peak memory tracks what its computation
 	// holds rather than the slack of TuneGC's larger heap target.
@@ -161,12 +161,12 @@ func measureInChild(ctx context.Context, self string, s gexph.ScalingSettings, p
 	}
 	run, err := runWithMemoryLimit(ctx, self, args, env, limitMB, stderr)
 	if err != nil {
-		return gexph.ScalingResult{}, err
+		return suite.ScalingResult{}, err
 	}
 	if run.OverLimit {
-		return gexph.ScalingResult{ScalingPoint: p, OutOfMemory: true, PeakRSSMB: run.PeakRSSMB, MemLimitMB: limitMB, Settings: s}, nil
+		return suite.ScalingResult{ScalingPoint: p, OutOfMemory: true, PeakRSSMB: run.PeakRSSMB, MemLimitMB: limitMB, Settings: s}, nil
 	}
-	var res gexph.ScalingResult
+	var res suite.ScalingResult
 	if err := json.Unmarshal(run.Stdout, &res); err != nil {
 		return res, fmt.Errorf("scaling %s: reading the child's output: %w", p.Name(), err)
 	}

@@ -8,7 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/sysinfo"
+	"github.com/gexph/gexph/suite"
 )
 
 func TestReproduceBadFlags(t *testing.T) {
@@ -58,6 +59,7 @@ func TestCommandLineQuotesArguments(t *testing.T) {
 const runAsMainEnv = "GEXPH_TEST_RUN_AS_MAIN"
 
 func TestMain(m *testing.M) {
+	sysinfo.ReserveHeapHeadroom() // while the heap is fresh: see gexph.SetupRuntime
 	if os.Getenv(runAsMainEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
@@ -74,7 +76,7 @@ func TestReproduceScalingEndToEnd(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	requireKeys(t, decodeJSON(t, out), "suite", "out", "runs", "report")
-	recs, err := gexph.ReadScalingCSV(filepath.Join(root, "scaling", "scaling.csv"))
+	recs, err := suite.ReadScalingCSV(filepath.Join(root, "scaling", "scaling.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +88,7 @@ func TestReproduceScalingEndToEnd(t *testing.T) {
 			t.Errorf("point %+v", r)
 		}
 	}
-	meta, err := gexph.ReadSuiteMeta(filepath.Join(root, "scaling"))
+	meta, err := suite.ReadSuiteMeta(filepath.Join(root, "scaling"))
 	if err != nil || !strings.Contains(meta.Command, "-suite scaling") {
 		t.Errorf("meta %+v, %v", meta, err)
 	}
@@ -101,7 +103,7 @@ func TestReproduceScalingEndToEnd(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	recs, err = gexph.ReadScalingCSV(filepath.Join(root, "scaling", "scaling.csv"))
+	recs, err = suite.ReadScalingCSV(filepath.Join(root, "scaling", "scaling.csv"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gexph/gexph/layers"
+	"github.com/gexph/gexph/internal/sysinfo"
 )
 
 // limitedRun is the outcome of runWithMemoryLimit.
@@ -49,7 +49,7 @@ func runWithMemoryLimit(ctx context.Context, program string, args, env []string,
 			}
 			return res, nil
 		case <-tick.C:
-			rss := layers.ProcessRSSMB(cmd.Process.Pid)
+			rss := sysinfo.ProcessRSSMB(cmd.Process.Pid)
 			res.PeakRSSMB = max(res.PeakRSSMB, rss)
 			if limitMB > 0 && rss > limitMB && !res.OverLimit {
 				res.OverLimit = true

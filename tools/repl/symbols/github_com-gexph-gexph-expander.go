@@ -12,6 +12,8 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/expander/expander"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"BigBirdPattern":            reflect.ValueOf(expander.BigBirdPattern),
+		"BlockNodes":                reflect.ValueOf(expander.BlockNodes),
 		"BuildBatch":                reflect.ValueOf(expander.BuildBatch),
 		"BuildInteraction":          reflect.ValueOf(expander.BuildInteraction),
 		"DefaultInteractionOptions": reflect.ValueOf(expander.DefaultInteractionOptions),
@@ -26,8 +28,10 @@ func init() {
 		"Generate":                  reflect.ValueOf(expander.Generate),
 		"GlobalEdges":               reflect.ValueOf(expander.GlobalEdges),
 		"Hamiltonian":               reflect.ValueOf(expander.Hamiltonian),
+		"LearnedEdgeType":           reflect.ValueOf(expander.LearnedEdgeType),
 		"MaxVirtualNodes":           reflect.ValueOf(constant.MakeFromLiteral("32768", token.INT, 0)),
 		"NumEdgeTypes":              reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
+		"NumLearnedEdgeTypes":       reflect.ValueOf(expander.NumLearnedEdgeTypes),
 		"ParseAlgorithm":            reflect.ValueOf(expander.ParseAlgorithm),
 		"Simple":                    reflect.ValueOf(expander.Simple),
 		"Standard":                  reflect.ValueOf(expander.Standard),

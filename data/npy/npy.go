@@ -1,0 +1,487 @@
+package npy
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Array is a numeric array read from a NumPy .npy file: its type, shape and raw
+// little-endian data in C order.
+type Array struct {
+	// Name identifies the array in error messages: a file name, or "file.npz:entry".
+	Name string
+	// DType is the NumPy type string, such as "<i8", "<f4" or "|b1".
+	DType string
+	// Shape lists the dimensions; a scalar has none.
+	Shape []int
+	kind  byte // 'i' signed, 'u' unsigned, 'f' float, 'b' bool
+	size  int  // bytes per element
+	data  []byte
+}
+
+// UnsupportedArrayError reports a well-formed .npy array this package does not read:
+// pickled objects, strings, big-endian or Fortran-ordered data, unusual types.
+type UnsupportedArrayError struct {
+	// Name identifies the array, as Array.Name does; Reason says what is unsupported.
+	Name, Reason string
+}
+
+// Error returns the array's name and the reason it is not read.
+func (e *UnsupportedArrayError) Error() string { return e.Name + ": " + e.Reason }
+
+// npyMagic opens every .npy file.
+const npyMagic = "\x93NUMPY"
+
+// maxNPYHeader bounds the header length (NumPy writes at most a few hundred bytes).
+const maxNPYHeader = 1 << 16
+
+// ReadFile reads the .npy file at path.
+func ReadFile(path string) (*Array, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(bufio.NewReader(f), path)
+}
+
+// Read reads one .npy array (format version 1, 2 or 3) from r; name labels errors. It
+// reads little-endian or single-byte booleans, signed and unsigned integers and 32- or
+// 64-bit floats in C order, and fails on anything else, on a malformed header, and when
+// the data is shorter or longer than the shape says.
+func Read(r io.Reader, name string) (*Array, error) {
+	a, nbytes, err := readNPYHeader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	buf.Grow(int(min(nbytes, 1<<26)))
+	n, err := io.CopyN(&buf, r, nbytes)
+	if err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, a.truncated(n, nbytes)
+		}
+		return nil, fmt.Errorf("%s: reading data: %w", name, err)
+	}
+	var extra [1]byte
+	switch k, err := io.ReadFull(r, extra[:]); {
+	case k > 0:
+		return nil, a.tooLong(nbytes)
+	case err != io.EOF:
+		return nil, fmt.Errorf("%s: reading data: %w", name, err)
+	}
+	a.data = buf.Bytes()
+	return a, nil
+}
+
+// parseNPY reads a .npy file held in b, as Read does; the array's data shares b's
+// memory.
+func parseNPY(b []byte, name string) (*Array, error) {
+	r := bytes.NewReader(b)
+	a, nbytes, err := readNPYHeader(r, name)
+	if err != nil {
+		return nil, err
+	}
+	data := b[len(b)-r.Len():]
+	switch {
+	case int64(len(data)) < nbytes:
+		return nil, a.truncated(int64(len(data)), nbytes)
+	case int64(len(data)) > nbytes:
+		return nil, a.tooLong(nbytes)
+	}
+	a.data = data[:nbytes:nbytes]
+	return a, nil
+}
+
+func (a *Array) truncated(have, want int64) error {
+	return fmt.Errorf("%s: data truncated: %d of %d bytes for shape %v of %s", a.Name, have, want, a.Shape, a.DType)
+}
+
+func (a *Array) tooLong(nbytes int64) error {
+	return fmt.Errorf("%s: data longer than shape %v of %s (%d bytes) says", a.Name, a.Shape, a.DType, nbytes)
+}
+
+// readNPYHeader reads the magic, version and header of a .npy file and returns the
+// array without data and the data's length in bytes.
+func readNPYHeader(r io.Reader, name string) (*Array, int64, error) {
+	var pre [10]byte
+	if _, err := io.ReadFull(r, pre[:8]); err != nil {
+		return nil, 0, fmt.Errorf("%s: reading .npy magic: %w", name, noEOF(err))
+	}
+	if string(pre[:6]) != npyMagic {
+		return nil, 0, fmt.Errorf("%s: not a .npy file (magic %q)", name, pre[:6])
+	}
+	var hlen int
+	switch major := pre[6]; major {
+	case 1:
+		if _, err := io.ReadFull(r, pre[8:10]); err != nil {
+			return nil, 0, fmt.Errorf("%s: reading .npy header length: %w", name, noEOF(err))
+		}
+		hlen = int(binary.LittleEndian.Uint16(pre[8:10]))
+	case 2, 3:
+		var b [4]byte
+		if _, err := io.ReadFull(r, b[:]); err != nil {
+			return nil, 0, fmt.Errorf("%s: reading .npy header length: %w", name, noEOF(err))
+		}
+		n := binary.LittleEndian.Uint32(b[:])
+		if n > maxNPYHeader {
+			return nil, 0, fmt.Errorf("%s: .npy header length %d exceeds %d", name, n, maxNPYHeader)
+		}
+		hlen = int(n)
+	default:
+		return nil, 0, fmt.Errorf("%s: unsupported .npy format version %d.%d", name, major, pre[7])
+	}
+	header := make([]byte, hlen)
+	if _, err := io.ReadFull(r, header); err != nil {
+		return nil, 0, fmt.Errorf("%s: reading .npy header (%d bytes): %w", name, hlen, noEOF(err))
+	}
+	a, err := parseNPYHeader(name, string(header))
+	if err != nil {
+		return nil, 0, err
+	}
+	count := 1
+	for _, d := range a.Shape {
+		if d != 0 && count > math.MaxInt32/d {
+			return nil, 0, fmt.Errorf("%s: shape %v too large", name, a.Shape)
+		}
+		count *= d
+	}
+	return a, int64(count) * int64(a.size), nil
+}
+
+func noEOF(err error) error {
+	if errors.Is(err, io.EOF) {
+		return io.ErrUnexpectedEOF
+	}
+	return err
+}
+
+// parseNPYHeader reads the header dictionary: 'descr', 'fortran_order' and 'shape'.
+func parseNPYHeader(name, header string) (*Array, error) {
+	p := pyParser{s: header}
+	v, err := p.value(0)
+	if err == nil {
+		p.space()
+		if p.i < len(p.s) {
+			err = fmt.Errorf("unexpected %q at offset %d", p.s[p.i], p.i)
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%s: malformed .npy header %q: %w", name, header, err)
+	}
+	dict, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: .npy header %q is not a dictionary", name, header)
+	}
+	a := &Array{Name: name}
+	switch descr := dict["descr"].(type) {
+	case string:
+		a.DType = descr
+	case nil:
+		return nil, fmt.Errorf("%s: .npy header %q has no 'descr'", name, header)
+	default:
+		return nil, &UnsupportedArrayError{name, fmt.Sprintf("structured dtype %v not supported", descr)}
+	}
+	fortran, ok := dict["fortran_order"].(bool)
+	if !ok {
+		return nil, fmt.Errorf("%s: .npy header %q: 'fortran_order' missing or not a bool", name, header)
+	}
+	shape, ok := dict["shape"].([]any)
+	if !ok {
+		return nil, fmt.Errorf("%s: .npy header %q: 'shape' missing or not a tuple", name, header)
+	}
+	for _, d := range shape {
+		n, ok := d.(int)
+		if !ok || n < 0 {
+			return nil, fmt.Errorf("%s: .npy header: shape entry %v is not a non-negative integer", name, d)
+		}
+		a.Shape = append(a.Shape, n)
+	}
+	var err2 error
+	if a.kind, a.size, err2 = parseDType(a.DType); err2 != nil {
+		return nil, &UnsupportedArrayError{name, err2.Error()}
+	}
+	if fortran && len(a.Shape) > 1 {
+		return nil, &UnsupportedArrayError{name, fmt.Sprintf("Fortran-ordered array of shape %v not supported", a.Shape)}
+	}
+	return a, nil
+}
+
+// parseDType decodes a NumPy type string into its kind and element size.
+func parseDType(d string) (kind byte, size int, err error) {
+	if len(d) < 2 {
+		return 0, 0, fmt.Errorf("dtype %q not supported", d)
+	}
+	order, kind := d[0], d[1]
+	switch kind {
+	case 'O':
+		return 0, 0, fmt.Errorf("object dtype %q (pickled data) not supported", d)
+	case 'U', 'S', 'a':
+		return 0, 0, fmt.Errorf("string dtype %q not supported", d)
+	}
+	size, err = strconv.Atoi(d[2:])
+	if err != nil {
+		return 0, 0, fmt.Errorf("dtype %q not supported", d)
+	}
+	switch kind {
+	case 'b':
+		if size != 1 {
+			return 0, 0, fmt.Errorf("dtype %q not supported", d)
+		}
+	case 'i', 'u':
+		if size != 1 && size != 2 && size != 4 && size != 8 {
+			return 0, 0, fmt.Errorf("dtype %q not supported", d)
+		}
+	case 'f':
+		if size != 4 && size != 8 {
+			return 0, 0, fmt.Errorf("dtype %q not supported (only float32 and float64)", d)
+		}
+	default:
+		return 0, 0, fmt.Errorf("dtype %q not supported", d)
+	}
+	switch {
+	case order == '>' && size > 1:
+		return 0, 0, fmt.Errorf("big-endian dtype %q not supported", d)
+	case order == '<' || order == '|' || (order == '>' && size == 1):
+	default:
+		return 0, 0, fmt.Errorf("dtype %q: byte order %q not supported", d, order)
+	}
+	return kind, size, nil
+}
+
+// Len returns the number of elements.
+func (a *Array) Len() int { return len(a.data) / a.size }
+
+// Int64s returns the elements of an integer or boolean array.
+func (a *Array) Int64s() ([]int64, error) {
+	out := make([]int64, a.Len())
+	d, s := a.data, a.size
+	le := binary.LittleEndian
+	switch {
+	case a.kind == 'i' && s == 8:
+		for i := range out {
+			out[i] = int64(le.Uint64(d[8*i:]))
+		}
+	case a.kind == 'u' && s == 8:
+		for i := range out {
+			v := le.Uint64(d[8*i:])
+			if v > math.MaxInt64 {
+				return nil, fmt.Errorf("%s: element %d value %d exceeds int64", a.Name, i, v)
+			}
+			out[i] = int64(v)
+		}
+	case a.kind == 'i' && s == 4:
+		for i := range out {
+			out[i] = int64(int32(le.Uint32(d[4*i:])))
+		}
+	case a.kind == 'u' && s == 4:
+		for i := range out {
+			out[i] = int64(le.Uint32(d[4*i:]))
+		}
+	case a.kind == 'i' && s == 2:
+		for i := range out {
+			out[i] = int64(int16(le.Uint16(d[2*i:])))
+		}
+	case a.kind == 'u' && s == 2:
+		for i := range out {
+			out[i] = int64(le.Uint16(d[2*i:]))
+		}
+	case a.kind == 'i' && s == 1:
+		for i := range out {
+			out[i] = int64(int8(d[i]))
+		}
+	case a.kind == 'u' && s == 1, a.kind == 'b':
+		for i := range out {
+			out[i] = int64(d[i])
+		}
+	default:
+		return nil, fmt.Errorf("%s: dtype %s is not an integer type", a.Name, a.DType)
+	}
+	return out, nil
+}
+
+// Int32s returns the elements of an integer or boolean array, failing on a value outside
+// the int32 range.
+func (a *Array) Int32s() ([]int32, error) {
+	if a.kind == 'i' && a.size == 4 {
+		out := make([]int32, a.Len())
+		for i := range out {
+			out[i] = int32(binary.LittleEndian.Uint32(a.data[4*i:]))
+		}
+		return out, nil
+	}
+	wide, err := a.Int64s()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]int32, len(wide))
+	for i, v := range wide {
+		if v < math.MinInt32 || v > math.MaxInt32 {
+			return nil, fmt.Errorf("%s: element %d value %d outside the int32 range", a.Name, i, v)
+		}
+		out[i] = int32(v)
+	}
+	return out, nil
+}
+
+// Float32s returns the elements of a numeric array as float32 values (float64 values are
+// rounded; a value beyond the float32 range becomes ±Inf).
+func (a *Array) Float32s() ([]float32, error) {
+	out := make([]float32, a.Len())
+	d := a.data
+	switch {
+	case a.kind == 'f' && a.size == 4:
+		for i := range out {
+			out[i] = math.Float32frombits(binary.LittleEndian.Uint32(d[4*i:]))
+		}
+	case a.kind == 'f' && a.size == 8:
+		for i := range out {
+			out[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(d[8*i:])))
+		}
+	default:
+		ints, err := a.Int64s()
+		if err != nil {
+			return nil, err
+		}
+		for i, v := range ints {
+			out[i] = float32(v)
+		}
+	}
+	return out, nil
+}
+
+// pyParser reads the Python literals found in .npy headers: dictionaries, tuples, lists,
+// strings, integers, True, False and None.
+type pyParser struct {
+	s string
+	i int
+}
+
+// maxPyDepth bounds literal nesting.
+const maxPyDepth = 8
+
+func (p *pyParser) space() {
+	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
+		p.i++
+	}
+}
+
+func (p *pyParser) value(depth int) (any, error) {
+	if depth > maxPyDepth {
+		return nil, errors.New("nested too deeply")
+	}
+	p.space()
+	if p.i >= len(p.s) {
+		return nil, errors.New("unexpected end")
+	}
+	switch c := p.s[p.i]; {
+	case c == '{':
+		p.i++
+		dict := map[string]any{}
+		for {
+			p.space()
+			if p.i < len(p.s) && p.s[p.i] == '}' {
+				p.i++
+				return dict, nil
+			}
+			k, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			key, ok := k.(string)
+			if !ok {
+				return nil, fmt.Errorf("dictionary key %v is not a string", k)
+			}
+			p.space()
+			if p.i >= len(p.s) || p.s[p.i] != ':' {
+				return nil, fmt.Errorf("missing ':' after key %q", key)
+			}
+			p.i++
+			if dict[key], err = p.value(depth + 1); err != nil {
+				return nil, err
+			}
+			if err := p.separator('}'); err != nil {
+				return nil, err
+			}
+		}
+	case c == '(' || c == '[':
+		closer := byte(')')
+		if c == '[' {
+			closer = ']'
+		}
+		p.i++
+		items := []any{}
+		for {
+			p.space()
+			if p.i < len(p.s) && p.s[p.i] == closer {
+				p.i++
+				return items, nil
+			}
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			items = append(items, v)
+			if err := p.separator(closer); err != nil {
+				return nil, err
+			}
+		}
+	case c == '\'' || c == '"':
+		end := strings.IndexByte(p.s[p.i+1:], c)
+		if end < 0 {
+			return nil, errors.New("unterminated string")
+		}
+		s := p.s[p.i+1 : p.i+1+end]
+		p.i += end + 2
+		return s, nil
+	case c == '-' || (c >= '0' && c <= '9'):
+		j := p.i + 1
+		for j < len(p.s) && p.s[j] >= '0' && p.s[j] <= '9' {
+			j++
+		}
+		n, err := strconv.Atoi(p.s[p.i:j])
+		if err != nil {
+			return nil, fmt.Errorf("bad integer %q", p.s[p.i:j])
+		}
+		p.i = j
+		if p.i < len(p.s) && p.s[p.i] == 'L' { // Python 2 long
+			p.i++
+		}
+		return n, nil
+	default:
+		for _, w := range []struct {
+			word string
+			v    any
+		}{{"True", true}, {"False", false}, {"None", nil}} {
+			if strings.HasPrefix(p.s[p.i:], w.word) {
+				p.i += len(w.word)
+				return w.v, nil
+			}
+		}
+		return nil, fmt.Errorf("unexpected %q at offset %d", c, p.i)
+	}
+}
+
+// separator consumes a ',' or sees the closer that ends the current container.
+func (p *pyParser) separator(closer byte) error {
+	p.space()
+	if p.i >= len(p.s) {
+		return errors.New("unexpected end")
+	}
+	switch p.s[p.i] {
+	case ',':
+		p.i++
+		return nil
+	case closer:
+		return nil
+	}
+	return fmt.Errorf("unexpected %q at offset %d", p.s[p.i], p.i)
+}

@@ -1,0 +1,82 @@
+// Package archtest checks the import rules of docs/ARCHITECTURE.md.
+package archtest
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gexph/gexph/"
+
+// allowed lists, for each package of the module (by path inside the module), the
+// packages of the module it may import; a key ending in "/" covers a folder.
+var allowed = map[string][]string{
+	"internal/atomicfile": {},
+	"internal/jsonfile":   {"internal/atomicfile"},
+	"internal/sysinfo":    {},
+	"internal/shareddata": {},
+	"spectral":            {"internal/atomicfile"},
+	"data/npy":            {},
+	"data/smiles":         {},
+	"data/superpixel":     {},
+	"data/internal/":      {"data/npy"},
+	"data":                {"data/npy", "data/smiles", "data/superpixel", "internal/atomicfile"},
+	"expander":            {"spectral"},
+	"layers":              {},
+	"gexph":               {"data", "expander", "spectral", "layers", "internal/atomicfile", "internal/jsonfile", "internal/sysinfo"},
+	"plots":               {"data", "expander", "spectral", "internal/atomicfile"},
+	"internal/bench":      {"layers", "gexph", "data", "internal/sysinfo"},
+	"suite":               {"gexph", "plots", "data", "layers", "expander", "spectral", "internal/atomicfile", "internal/jsonfile", "internal/sysinfo"},
+	"notebooks":           {},
+	"tools/":              {"*"},
+}
+
+func rule(pkg string) ([]string, bool) {
+	if r, ok := allowed[pkg]; ok {
+		return r, true
+	}
+	for k, r := range allowed {
+		if strings.HasSuffix(k, "/") && strings.HasPrefix(pkg, k) {
+			return r, true
+		}
+	}
+	return nil, false
+}
+
+func TestImportsFollowTheArchitecture(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", module+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		fields := strings.Fields(line)
+		pkg := strings.TrimPrefix(fields[0], module)
+		if pkg == "internal/archtest" {
+			continue
+		}
+		may, ok := rule(pkg)
+		if !ok {
+			t.Errorf("package %s has no rule in docs/ARCHITECTURE.md's table (add it here and there)", pkg)
+			continue
+		}
+		if len(may) == 1 && may[0] == "*" {
+			continue
+		}
+		for _, imp := range fields[1:] {
+			if !strings.HasPrefix(imp, module) {
+				continue
+			}
+			dep := strings.TrimPrefix(imp, module)
+			okDep := false
+			for _, m := range may {
+				if dep == m || strings.HasSuffix(m, "/") && strings.HasPrefix(dep, m) {
+					okDep = true
+				}
+			}
+			if !okDep {
+				t.Errorf("%s imports %s, which the architecture does not allow", pkg, dep)
+			}
+		}
+	}
+}

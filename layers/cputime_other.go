@@ -1,8 +1,0 @@
-//go:build !unix
-
-package layers
-
-import "time"
-
-// processCPUTime is not measured on this platform; it returns 0.
-func processCPUTime() time.Duration { return 0 }
