@@ -33,3 +33,7 @@ require (
 	google.golang.org/protobuf v1.36.11 // indirect
 	k8s.io/klog/v2 v2.140.0 // indirect
 )
+
+// A patched copy of compute v0.1.14 (fast row gathers and scatters): see
+// third_party/compute/PATCHES.md.
+replace github.com/gomlx/compute => ./third_party/compute

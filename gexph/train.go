@@ -31,7 +31,8 @@ type TrainOptions struct {
 	// Backend is a backend spec for NewBackend ("" is the pure-Go backend).
 	Backend string
 	// Padding pads batches to bucketed shapes: "none", "pow2", "exp:B", "linear:S", or ""
-	// for "pow2" on mini-batches and "none" on a transductive graph. Padding never
+	// for "none" on the pure-Go backend and on a transductive graph, "pow2" for
+	// mini-batches on XLA. Padding never
 	// changes results; it lets compiled programs be reused.
 	Padding string
 	// Log receives a progress line per epoch (and a bar on a terminal); nil is silent.
@@ -376,6 +377,7 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 				return nil, err
 			}
 			outT, err := m.forward(b)
+			b.Release()
 			if err != nil {
 				return nil, err
 			}
@@ -422,6 +424,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 				return 0, 0, 0, 0, err
 			}
 			l, out, err := m.trainStep(b)
+			b.Release()
 			if err != nil {
 				return 0, 0, 0, 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
 			}

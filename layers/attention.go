@@ -3,6 +3,7 @@ package layers
 import (
 	"math"
 
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/ml/model"
@@ -160,14 +161,19 @@ func (b *ExphormerAttentionBuilder) build(wantWeights bool) (out, weights *Node)
 	// The scale 1/√d_h is applied to the N queries rather than the E scores.
 	q := MulScalar(qkv[0], 1/math.Sqrt(float64(d/b.numHeads)))
 	k, v := qkv[1], qkv[2]
-	var edgeProj *Node
+	var edge edgeProjection
 	switch {
 	case b.edgeEmb != nil:
-		edgeProj = dense(b.scope, "edge", b.edgeEmb, b.useBias, d)
+		edge.perEdge = dense(b.scope, "edge", b.edgeEmb, b.useBias, d)
 	case b.edgeTable != nil:
-		edgeProj = rows(dense(b.scope, "edge", b.edgeTable, b.useBias, d), b.edgeIndex)
+		table := dense(b.scope, "edge", b.edgeTable, b.useBias, d)
+		if n*dim(table, 0) <= dim(b.src, 0) {
+			edge.table, edge.index = table, ConvertDType(b.edgeIndex, dtypes.Int32)
+		} else {
+			edge.perEdge = rows(table, b.edgeIndex)
+		}
 	}
-	out, weights = sparseAttention(b.scope, q, k, v, edgeProj, b.src, b.dst, sparseAttentionOptions{
+	out, weights = sparseAttention(b.scope, q, k, v, edge, b.src, b.dst, sparseAttentionOptions{
 		numHeads:    b.numHeads,
 		reference:   b.reference,
 		dropoutRate: b.dropoutRate,
@@ -195,14 +201,26 @@ type sparseAttentionOptions struct {
 	recompute bool
 }
 
+// edgeProjection is the projected edge embedding W_E e of every edge: per edge
+// (perEdge [E, D]), or as rows of a small table (table [T, D], index [E] int32), or none.
+type edgeProjection struct {
+	perEdge, table, index *Node
+}
+
 // sparseAttention computes multi-head attention along the edges src → dst.
-// q (already scaled by 1/√d_h), k, v: [N, D]; edgeProj: [E, D] or nil. Returns
+// q (already scaled by 1/√d_h), k, v: [N, D]; edge the edge projections. Returns
 // [N, H, d_h] and, if asked, the attention weights α [E, H] (without gradient).
 //
 // The gradient is written out by hand (attentionState.backward) rather than derived by GoMLX,
 // which would materialise per-edge adjoints broadcast from [E, H] to [E, H, d_h] and keep
 // every gathered [E, D] tensor alive until the backward pass.
-func sparseAttention(scope *model.Scope, q, k, v, edgeProj, src, dst *Node, opt sparseAttentionOptions) (out, weights *Node) {
+//
+// With a table of T edge projections (and N·T ≤ E), the score's query factor
+// q_dst ⊙ ep is gathered from the products of every node with every table row,
+// QE [N·T, D], formed once per layer: one gather per edge instead of two gathers and a
+// product, and in the backward pass the gradients of q and of the table are sums over
+// [N, T, D] rather than scatters of per-edge products.
+func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src, dst *Node, opt sparseAttentionOptions) (out, weights *Node) {
 	g := q.Graph()
 	dtype := q.DType()
 	n := dim(q, 0)
@@ -223,9 +241,16 @@ func sparseAttention(scope *model.Scope, q, k, v, edgeProj, src, dst *Node, opt 
 	a.q = IdentityWithCustomGradient(q, inputGrad(&a.gradQ))
 	a.k = IdentityWithCustomGradient(k, inputGrad(&a.gradK))
 	a.v = IdentityWithCustomGradient(v, inputGrad(&a.gradV))
-	if edgeProj != nil {
+	switch {
+	case edge.perEdge != nil:
 		// Reshaped once: a reshape whose input has other uses copies it.
-		a.ep = a.perHead(IdentityWithCustomGradient(edgeProj, inputGrad(&a.gradEP)))
+		a.ep = a.perHead(IdentityWithCustomGradient(edge.perEdge, inputGrad(&a.gradEP)))
+	case edge.table != nil:
+		a.numTypes = dim(edge.table, 0)
+		a.epTable = Reshape(IdentityWithCustomGradient(edge.table, inputGrad(&a.gradEP)), a.numTypes, h, dh)
+		qe := Mul(InsertAxes(Reshape(a.q, n, h, dh), 1), InsertAxes(a.epTable, 0)) // [N, T, H, d_h]
+		a.qe = Reshape(qe, n*a.numTypes, h, dh)
+		a.qeIdx = InsertAxes(Add(MulScalar(ConvertDType(dst, dtypes.Int32), float64(a.numTypes)), edge.index), -1)
 	}
 
 	// Scores s_e = Σ_d k_src·q_dst·ep, [E, H].
@@ -277,8 +302,12 @@ type attentionState struct {
 	n, h, dh       int
 	srcIdx, dstIdx *Node // [E, 1]
 
-	q, k, v             *Node // Inputs [N, D] (identities carrying the gradients).
-	ep                  *Node // Edge projections [E, H, d_h] (identity), or nil.
+	q, k, v *Node // Inputs [N, D] (identities carrying the gradients).
+	ep      *Node // Edge projections [E, H, d_h] (identity), or nil.
+	// Table mode: epTable [T, H, d_h] (identity), qe = q ⊙ table row for every node and
+	// row, [N·T, H, d_h], and qeIdx [E, 1] = dst·T + row.
+	epTable, qe, qeIdx  *Node
+	numTypes            int
 	qDst, kSrc, vSrc    *Node // Saved gathers [E, H, d_h], nil when recomputed.
 	score, alpha        *Node // [E, H].
 	alphaKept, keep     *Node // α after dropout and the dropout multiplier (nil: none).
@@ -301,7 +330,12 @@ func (a *attentionState) source(x *Node) *Node {
 	return SchedulingBarrier(x, a.trigger)
 }
 
+// gatherQ gathers the query side of each edge's score: q_dst, or in table mode
+// q_dst ⊙ ep from QE.
 func (a *attentionState) gatherQ() *Node {
+	if a.qe != nil {
+		return Gather(a.source(a.qe), a.qeIdx)
+	}
 	return a.perHead(Gather(a.source(a.q), a.dstIdx, a.opt.sorted))
 }
 
@@ -309,9 +343,10 @@ func (a *attentionState) gatherK() *Node { return a.perHead(Gather(a.source(a.k)
 
 func (a *attentionState) gatherV() *Node { return a.perHead(Gather(a.source(a.v), a.srcIdx)) }
 
-// keyFactor returns the factor that multiplies the keys in the scores: q_dst ⊙ ep.
+// keyFactor returns the factor that multiplies the keys in the scores, q_dst ⊙ ep,
+// from what gatherQ returned.
 func (a *attentionState) keyFactor(qDst *Node) *Node {
-	if a.ep == nil {
+	if a.ep == nil { // No edge projections, or table mode (gatherQ returned q_dst ⊙ ep).
 		return qDst
 	}
 	return Mul(qDst, a.ep)
@@ -387,6 +422,14 @@ func (a *attentionState) backward() bool {
 		kSrc = a.gatherK()
 	}
 	gKQ := Mul(kSrc, gScore) // Gradient of q_dst ⊙ ep.
+	if a.qe != nil {
+		// Table mode: sum the per-edge gradients into QE's rows, then into q and the table.
+		gQE := ScatterSum(Zeros(g, shapes.Make(dtype, a.n*a.numTypes, a.h, a.dh)), a.qeIdx, gKQ, false, false)
+		gQE = Reshape(gQE, a.n, a.numTypes, a.h, a.dh)
+		a.gradQ = Reshape(ReduceSum(Mul(gQE, InsertAxes(a.epTable, 0)), 1), a.n, a.h*a.dh)
+		a.gradEP = Reshape(ReduceSum(Mul(gQE, InsertAxes(Reshape(a.q, a.n, a.h, a.dh), 1)), 0), a.numTypes, a.h*a.dh)
+		return true
+	}
 	if a.ep == nil {
 		a.gradQ = a.scatterNodes(gKQ, a.dstIdx, opt.sorted)
 		return true

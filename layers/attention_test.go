@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -334,5 +335,39 @@ func TestVirtualNodeSeesEveryNode(t *testing.T) {
 				t.Errorf("the real nodes' outputs do not depend on the virtual node")
 			}
 		})
+	}
+}
+
+// TestExphormerAttentionTableModeMatchesPerEdge checks the table mode of EdgeTable
+// (N·T ≤ E: the query factors q ⊙ ep come from the [N·T, D] products) against the same
+// embeddings given per edge: outputs and the gradients of a loss with respect to the
+// node states and the table, in training with RecomputeGathers on and off.
+func TestExphormerAttentionTableModeMatchesPerEdge(t *testing.T) {
+	rng := rand.New(rand.NewPCG(8, 4))
+	n, d, e, numTypes := 6, 8, 60, 3 // N·T = 18 ≤ E = 60: table mode.
+	src, dst := randomEdges(rng, n, e)
+	x := tensor64(rng, 1, n, d)
+	table := tensor64(rng, 1, numTypes, d)
+	types := make([]int32, e)
+	for i := range types {
+		types[i] = int32(rng.IntN(numTypes))
+	}
+	for _, recompute := range []bool{false, true} {
+		store := newStore(t, 4)
+		outs := runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
+			xN, tab := in[0], in[3]
+			perEdge := NewExphormerAttention(scope.In("attn"), xN, rows(tab, in[4]), in[1], in[2], 2).Done()
+			tableMode := NewExphormerAttention(scope.Shared("attn"), xN, nil, in[1], in[2], 2).EdgeTable(tab, in[4]).
+				RecomputeGathers(recompute).Done()
+			weight := Iota(xN.Graph(), shapes.Make(xN.DType(), n, d), 0)
+			lossA, lossB := ReduceAllSum(Mul(perEdge, weight)), ReduceAllSum(Mul(tableMode, weight))
+			ga, gb := Gradient(lossA, xN, tab), Gradient(lossB, xN, tab)
+			return []*Node{perEdge, tableMode, ga[0], gb[0], ga[1], gb[1]}
+		}, x, src, dst, table, types)
+		for i, what := range []string{"output", "gradient of x", "gradient of the table"} {
+			if diff := maxAbsDiff(t, flat64(t, outs[2*i]), flat64(t, outs[2*i+1])); diff > 1e-10 {
+				t.Errorf("recompute=%v: %s differs by %g between table mode and per-edge embeddings", recompute, what, diff)
+			}
+		}
 	}
 }

@@ -70,6 +70,8 @@ type GPSLayerBuilder struct {
 	attnTable, attnIndex          *Node
 	blockNodes                    *Node
 	pe, normMask, localEdgeMask   *Node
+	peDist                        *Node
+	localTable, localIndex        *Node
 }
 
 // NewGPSLayer starts a GPS layer on node states x [N, D] with hyperparameters cfg.
@@ -114,6 +116,23 @@ func (b *GPSLayerBuilder) Blocks(blockNodes *Node) *GPSLayerBuilder {
 // EquivStablePE gives the encoded ESLapPE [N, P] used by the gatedgcn and gine gates.
 func (b *GPSLayerBuilder) EquivStablePE(pe *Node) *GPSLayerBuilder {
 	b.pe = pe
+	return b
+}
+
+// EquivStableDistances gives the local edges' squared PE distances [E_l, 1]
+// (PEDistances), in place of EquivStablePE: a model computes them once for all its
+// layers.
+func (b *GPSLayerBuilder) EquivStableDistances(dist *Node) *GPSLayerBuilder {
+	b.peDist = dist
+	return b
+}
+
+// LocalEdgeTable gives the local edge states as rows of a table (edge k has state
+// table[index[k]]), in place of LocalEdges' edgeState (which must then be nil): cheaper
+// for gatedgcn when the edges share few distinct states, as in a model's first layer
+// on edges without features. The layer returns the states materialised.
+func (b *GPSLayerBuilder) LocalEdgeTable(table, index *Node) *GPSLayerBuilder {
+	b.localTable, b.localIndex = table, index
 	return b
 }
 
@@ -162,16 +181,18 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 		switch cfg.Local {
 		case LocalGatedGCN:
 			gated := NewGatedGCN(scope, hIn, b.localEdge, b.localSrc, b.localDst).Dropout(cfg.Dropout).
-				NodeMask(b.normMask).EdgeMask(b.localEdgeMask)
-			if b.pe != nil {
-				gated.EquivStablePE(b.pe)
+				NodeMask(b.normMask).EdgeMask(b.localEdgeMask).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
+			if b.localTable != nil {
+				gated.EdgeTable(b.localTable, b.localIndex)
 			}
 			hLocal, localEdgeState = gated.Done() // Residual and dropout happen inside.
 		case LocalGINE:
-			gine := NewGINE(scope, hIn, b.localEdge, b.localSrc, b.localDst)
-			if b.pe != nil {
-				gine.EquivStablePE(b.pe)
+			edges := b.localEdge
+			if b.localTable != nil {
+				edges = rows(b.localTable, b.localIndex)
+				localEdgeState = edges
 			}
+			gine := NewGINE(scope, hIn, edges, b.localSrc, b.localDst).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
 			hLocal = Add(hIn, dropout(scope, gine.Done(), cfg.Dropout))
 		case LocalGCN:
 			hLocal = Add(hIn, dropout(scope, GCNConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))

@@ -27,6 +27,8 @@ func FeedForward(scope *model.Scope, x *Node, widthMult int, dropoutRate float64
 type GatedGCNBuilder struct {
 	scope                *model.Scope
 	x, e, src, dst, pe   *Node
+	peDist               *Node
+	eTable, eIndex       *Node
 	nodeMask, edgeMask   *Node
 	dropoutRate          float64
 	residual, batchNorms bool
@@ -87,17 +89,48 @@ func (b *GatedGCNBuilder) EquivStablePE(pe *Node) *GatedGCNBuilder {
 	return b
 }
 
+// EquivStableDistances gives the squared PE distances ‖p_i − p_j‖² of the edges [E, 1]
+// (PEDistances) in place of EquivStablePE's encoding: they are the same in every layer
+// of a model, which can compute them once.
+func (b *GatedGCNBuilder) EquivStableDistances(dist *Node) *GatedGCNBuilder {
+	b.peDist = dist
+	return b
+}
+
+// EdgeTable gives the edge states as rows of a table: edge k has state table[index[k]]
+// (table [T, D], index [E] integers), in place of NewGatedGCN's e (which must then be
+// nil). The first layer of a model whose edges carry few distinct embeddings (no edge
+// features, or one categorical column) applies C to the T rows instead of the E edges.
+func (b *GatedGCNBuilder) EdgeTable(table, index *Node) *GatedGCNBuilder {
+	b.eTable, b.eIndex = table, index
+	return b
+}
+
 // Done builds the layer and returns the new node states [N, D] and edge states [E, D].
 func (b *GatedGCNBuilder) Done() (x, e *Node) {
-	n, d, _ := checkMessagePassing("GatedGCN", b.x, b.e, b.src, b.dst)
+	eIn := b.e
+	if b.eTable != nil {
+		if b.e != nil {
+			failf("GatedGCN: give edge states either as e or with EdgeTable, not both")
+		}
+		checkRank("GatedGCN edge table", b.eTable, 2)
+		checkIndices("GatedGCN edge table index", b.eIndex, dim(b.src, 0))
+		eIn = rows(b.eTable, b.eIndex)
+	}
+	n, d, _ := checkMessagePassing("GatedGCN", b.x, eIn, b.src, b.dst)
 	checkRate("GatedGCN dropout", b.dropoutRate)
 	abde := denseParts(b.scope, "ABDE", b.x, true, d, 4)
 	ax, bx, dx, ex := abde[0], abde[1], abde[2], abde[3]
-	ce := dense(b.scope, "C", b.e, true, d)
+	var ce *Node
+	if b.eTable != nil {
+		ce = rows(dense(b.scope, "C", b.eTable, true, d), b.eIndex)
+	} else {
+		ce = dense(b.scope, "C", b.e, true, d)
+	}
 	eHat := Add(Add(rows(dx, b.dst), rows(ex, b.src)), ce)
 	sigma := Sigmoid(eHat)
-	if b.pe != nil {
-		sigma = Mul(sigma, peGate(b.scope.In("pe_gate"), b.pe, b.src, b.dst, n, d))
+	if gate := b.gate(n, d); gate != nil {
+		sigma = Mul(sigma, gate)
 	}
 	num := scatterRows(Mul(sigma, rows(bx, b.src)), b.dst, n)
 	den := scatterRows(sigma, b.dst, n)
@@ -111,19 +144,45 @@ func (b *GatedGCNBuilder) Done() (x, e *Node) {
 	e = dropout(b.scope, relu(e), b.dropoutRate)
 	if b.residual {
 		x = Add(b.x, x)
-		e = Add(b.e, e)
+		e = Add(eIn, e)
 	}
 	return x, e
 }
 
-// peGate returns r_ij = sigmoid(Linear(ReLU(Linear(‖p_i − p_j‖²)))) [E, 1] for the edges
-// src → dst (i = dst, j = src), with hidden width d.
-func peGate(scope *model.Scope, pe, src, dst *Node, n, d int) *Node {
+// gate returns the equivariant-stable PE gate of the edges, or nil without PE.
+func (b *GatedGCNBuilder) gate(n, d int) *Node {
+	return peGate(b.scope.In("pe_gate"), b.pe, b.peDist, b.src, b.dst, n, d)
+}
+
+// PEDistances returns the squared distances ‖p_i − p_j‖² [E, 1] of the encoded ESLapPE
+// pe [N, P] across the edges src → dst (i = dst, j = src), the input of the
+// equivariant-stable gates of GatedGCN and GINE.
+func PEDistances(pe, src, dst *Node) *Node {
 	checkRank("equivariant-stable PE", pe, 2)
-	if dim(pe, 0) != n {
-		failf("equivariant-stable PE has %d rows, want %d nodes", dim(pe, 0), n)
+	checkIndices("PE distance src", src, -1)
+	checkIndices("PE distance dst", dst, dim(src, 0))
+	return ReduceAndKeep(Square(Sub(rows(pe, dst), rows(pe, src))), ReduceSum, -1)
+}
+
+// peGate returns r_ij = sigmoid(Linear(ReLU(Linear(‖p_i − p_j‖²)))) [E, 1] for the edges
+// src → dst (i = dst, j = src), with hidden width d, from the distances dist [E, 1] or,
+// when dist is nil, from the encoded PE pe [N, P]; nil when both are nil.
+func peGate(scope *model.Scope, pe, dist, src, dst *Node, n, d int) *Node {
+	switch {
+	case dist != nil:
+		checkRank("PE distances", dist, 2)
+		if dim(dist, 0) != dim(src, 0) || dim(dist, 1) != 1 {
+			failf("PE distances %s must be [%d, 1]", dist.Shape(), dim(src, 0))
+		}
+	case pe != nil:
+		checkRank("equivariant-stable PE", pe, 2)
+		if dim(pe, 0) != n {
+			failf("equivariant-stable PE has %d rows, want %d nodes", dim(pe, 0), n)
+		}
+		dist = PEDistances(pe, src, dst)
+	default:
+		return nil
 	}
-	dist := ReduceAndKeep(Square(Sub(rows(pe, dst), rows(pe, src))), ReduceSum, -1) // [E, 1]
 	hidden := relu(dense(scope, "linear1", dist, true, d))
 	return Sigmoid(dense(scope, "linear2", hidden, true, 1))
 }
@@ -133,6 +192,7 @@ func peGate(scope *model.Scope, pe, src, dst *Node, n, d int) *Node {
 type GINEBuilder struct {
 	scope              *model.Scope
 	x, e, src, dst, pe *Node
+	peDist             *Node
 	eps                float64
 	trainEps           bool
 }
@@ -164,13 +224,20 @@ func (b *GINEBuilder) EquivStablePE(pe *Node) *GINEBuilder {
 	return b
 }
 
+// EquivStableDistances gives the edges' squared PE distances [E, 1] (PEDistances) in
+// place of EquivStablePE's encoding.
+func (b *GINEBuilder) EquivStableDistances(dist *Node) *GINEBuilder {
+	b.peDist = dist
+	return b
+}
+
 // Done builds the layer and returns the new node states [N, D].
 func (b *GINEBuilder) Done() *Node {
 	n, d, _ := checkMessagePassing("GINE", b.x, b.e, b.src, b.dst)
 	g := b.x.Graph()
 	msg := relu(Add(rows(b.x, b.src), b.e))
-	if b.pe != nil {
-		msg = Mul(msg, peGate(b.scope.In("pe_gate"), b.pe, b.src, b.dst, n, d))
+	if gate := peGate(b.scope.In("pe_gate"), b.pe, b.peDist, b.src, b.dst, n, d); gate != nil {
+		msg = Mul(msg, gate)
 	}
 	agg := scatterRows(msg, b.dst, n)
 	onePlusEps := Scalar(g, b.x.DType(), 1+b.eps)

@@ -2,6 +2,8 @@ package bench
 
 import (
 	"fmt"
+	"os"
+	"runtime/pprof"
 	"time"
 
 	"github.com/gexph/gexph/data"
@@ -28,6 +30,8 @@ type ModelBenchConfig struct {
 	// Backend is the compute backend ("" for the pure-Go one); DataDir the data root
 	// ("" for the default).
 	Backend, DataDir string
+	// CPUProfile, if set, receives a CPU profile (pprof) of the timed steps.
+	CPUProfile string
 }
 
 // ModelBenchResult is the outcome of RunModelBenchmark. The JSON names are stable.
@@ -119,7 +123,20 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 		return res, fmt.Errorf("model benchmark: %w", err)
 	}
 	var cpuMs []float64
+	stopProfile := func() {}
 	for i := range cfg.Steps + 1 {
+		if i == 1 && cfg.CPUProfile != "" {
+			f, err := os.Create(cfg.CPUProfile)
+			if err != nil {
+				return res, fmt.Errorf("model benchmark: %w", err)
+			}
+			if err := pprof.StartCPUProfile(f); err != nil {
+				f.Close()
+				return res, fmt.Errorf("model benchmark: %w", err)
+			}
+			stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
+			defer stopProfile()
+		}
 		cpu, start := sysinfo.ProcessCPUSeconds(), time.Now()
 		loss, err := m.TrainStep(b)
 		if err != nil {
@@ -134,6 +151,8 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 		cpuMs = append(cpuMs, 1000*(sysinfo.ProcessCPUSeconds()-cpu))
 		res.Loss = loss
 	}
+	stopProfile()
+	stopProfile = func() {}
 	var fwdMs []float64
 	for i := range min(cfg.Steps, 3) + 1 {
 		start := time.Now()

@@ -50,6 +50,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	set := fs.String("set", "", `model case: JSON object of config fields overriding the preset, e.g. '{"hidden_dim":64}'`)
 	batch := fs.Int("batch", 0, "model case: graphs per batch (0: the preset's batch size; transductive sets use the whole graph)")
 	dataDir := fs.String("data-dir", "", "model case: the data root (default $GEXPH_DATA, else ../shared/data)")
+	cpuProfile := fs.String("cpuprofile", "", "model case: write a CPU profile of the timed steps to this file (go tool pprof)")
 	n := fs.Int("n", 10000, "number of nodes")
 	e := fs.Int("e", 120000, "number of interaction edges (attention, gps)")
 	d := fs.Int("d", 6, "expander degree (expander)")
@@ -76,7 +77,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	switch *kind {
 	case "model":
 		return benchModel(stdout, bench.ModelBenchConfig{Preset: *preset, Dataset: *dataset, Set: *set, Batch: *batch,
-			Steps: *steps, Backend: *backend, DataDir: *dataDir}, *asJSON)
+			Steps: *steps, Backend: *backend, DataDir: *dataDir, CPUProfile: *cpuProfile}, *asJSON)
 	case "expander":
 		rep, err = benchExpander(*n, *d, *seed)
 	case suite.SuiteScaling:

@@ -21,7 +21,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	epochs := fs.Int("epochs", 0, "training epochs (0: the preset's)")
 	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits (0: the preset's)")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
-	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: pow2 for batches of graphs, none for a single graph)")
+	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: none on the go backend, pow2 for batches of graphs on XLA)")
 	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl) and result.json")
 	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt")
 	asJSON := fs.Bool("json", false, "print the final result as one JSON object (without the per-epoch history)")
