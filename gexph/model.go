@@ -412,6 +412,7 @@ func (m *Model) gpsConfig() layers.GPSConfig {
 	return layers.GPSConfig{
 		Local: m.cfg.MPNN, Global: m.cfg.Attention, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
 		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
+		RecomputeGathers: !m.cfg.KeepGathers,
 	}
 }
 

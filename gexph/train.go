@@ -70,6 +70,9 @@ type Result struct {
 	Metric     string  `json:"metric"`
 	// Seconds is the wall time of the run (this call).
 	Seconds float64 `json:"seconds"`
+	// PeakRSSMB is the process's peak resident memory at the end of the run, in MiB
+	// (what the process held at its peak, the data set included; 0 where unknown).
+	PeakRSSMB float64 `json:"peak_rss_mb"`
 	// EarlyStopped tells whether patience ended the run.
 	EarlyStopped bool `json:"early_stopped"`
 	// Backend is the backend spec used.
@@ -523,6 +526,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			}
 		}
 		res.Seconds = time.Since(start).Seconds()
+		res.PeakRSSMB = sysinfo.PeakRSSMB()
 		return res
 	}
 	ran := 0

@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"cmp"
 	"math"
 
 	"github.com/gomlx/compute/dtypes"
@@ -22,6 +23,7 @@ type ExphormerAttentionBuilder struct {
 	useBias              bool
 	sorted               bool
 	recompute            bool
+	chunkBytes           int
 }
 
 // NewExphormerAttention starts an Exphormer attention layer over the interaction graph
@@ -48,12 +50,13 @@ type ExphormerAttentionBuilder struct {
 // model.Exec.Call returns that error.
 func NewExphormerAttention(scope *model.Scope, x, edgeEmb, src, dst *Node, numHeads int) *ExphormerAttentionBuilder {
 	return &ExphormerAttentionBuilder{
-		scope:    scope,
-		x:        x,
-		edgeEmb:  edgeEmb,
-		src:      src,
-		dst:      dst,
-		numHeads: numHeads,
+		scope:      scope,
+		x:          x,
+		edgeEmb:    edgeEmb,
+		src:        src,
+		dst:        dst,
+		numHeads:   numHeads,
+		chunkBytes: DefaultEdgeChunkBytes,
 	}
 }
 
@@ -100,6 +103,21 @@ func (b *ExphormerAttentionBuilder) SortedByDst(sorted bool) *ExphormerAttention
 // 35 % slower). The default is false.
 func (b *ExphormerAttentionBuilder) RecomputeGathers(recompute bool) *ExphormerAttentionBuilder {
 	b.recompute = recompute
+	return b
+}
+
+// DefaultEdgeChunkBytes is the default of EdgeChunkBytes.
+const DefaultEdgeChunkBytes = 256 << 20
+
+// EdgeChunkBytes bounds the size of one per-edge [E, D] tensor: a layer whose per-edge
+// tensors would be larger processes its edges in consecutive chunks of at most that
+// many bytes, one chunk after the other, so that only one chunk's per-edge tensors are
+// alive at a time (the gathers of the backward pass are then recomputed, as with
+// RecomputeGathers). The result is the same; the memory of the largest graphs falls by
+// the per-edge tensors' share. 0 disables chunking. The default is
+// DefaultEdgeChunkBytes.
+func (b *ExphormerAttentionBuilder) EdgeChunkBytes(bytes int) *ExphormerAttentionBuilder {
+	b.chunkBytes = bytes
 	return b
 }
 
@@ -152,6 +170,9 @@ func (b *ExphormerAttentionBuilder) validate() (n, d, e int) {
 		}
 	}
 	checkRate("attention dropout", b.dropoutRate)
+	if b.chunkBytes < 0 {
+		failf("attention: EdgeChunkBytes must be ≥ 0, got %d", b.chunkBytes)
+	}
 	return n, d, e
 }
 
@@ -180,6 +201,7 @@ func (b *ExphormerAttentionBuilder) build(wantWeights bool) (out, weights *Node)
 		sorted:      b.sorted,
 		wantWeights: wantWeights,
 		recompute:   b.recompute,
+		chunkBytes:  b.chunkBytes,
 	})
 	out = Reshape(out, n, d)
 	if b.outputProjection {
@@ -199,12 +221,25 @@ type sparseAttentionOptions struct {
 	// instead of keeping them from the forward pass: three fewer [E, D] tensors alive at
 	// the peak, for three more gathers.
 	recompute bool
+	// chunkBytes bounds the bytes of one per-edge [E, D] float tensor: the edges are
+	// processed in consecutive chunks of at most that size, one after the other (0: one
+	// chunk). More than one chunk implies recompute.
+	chunkBytes int
 }
 
 // edgeProjection is the projected edge embedding W_E e of every edge: per edge
 // (perEdge [E, D]), or as rows of a small table (table [T, D], index [E] int32), or none.
 type edgeProjection struct {
 	perEdge, table, index *Node
+}
+
+// edgeChunk is a consecutive range of edges processed together, with its slices of the
+// edge indices and projections and, when kept, its forward gathers.
+type edgeChunk struct {
+	lo, hi                int
+	srcIdx, dstIdx, qeIdx *Node // [hi−lo, 1]
+	ep                    *Node // Per-edge projections [hi−lo, H, d_h], or nil.
+	qDst, kSrc, vSrc      *Node // Saved gathers, nil when recomputed.
 }
 
 // sparseAttention computes multi-head attention along the edges src → dst.
@@ -220,12 +255,25 @@ type edgeProjection struct {
 // QE [N·T, D], formed once per layer: one gather per edge instead of two gathers and a
 // product, and in the backward pass the gradients of q and of the table are sums over
 // [N, T, D] rather than scatters of per-edge products.
+//
+// With opt.chunkBytes, the per-edge [E, D] work runs over consecutive chunks of edges,
+// ordered by scheduling barriers so that only one chunk's tensors are alive at a time;
+// the [E, H] scores and weights are computed for all edges at once, and the chunks'
+// scatters accumulate into one node tensor. The result is the same.
 func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src, dst *Node, opt sparseAttentionOptions) (out, weights *Node) {
 	g := q.Graph()
 	dtype := q.DType()
 	n := dim(q, 0)
 	h := opt.numHeads
 	dh := dim(q, 1) / h
+	e := dim(src, 0)
+	numChunks := 1
+	if opt.chunkBytes > 0 {
+		numChunks = max(1, min(e, (e*dim(q, 1)*dtype.Size()+opt.chunkBytes-1)/opt.chunkBytes))
+	}
+	if numChunks > 1 {
+		opt.recompute = true
+	}
 	a := &attentionState{opt: opt, n: n, h: h, dh: dh,
 		srcIdx: InsertAxes(src, -1), dstIdx: InsertAxes(dst, -1)}
 
@@ -241,26 +289,54 @@ func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src
 	a.q = IdentityWithCustomGradient(q, inputGrad(&a.gradQ))
 	a.k = IdentityWithCustomGradient(k, inputGrad(&a.gradK))
 	a.v = IdentityWithCustomGradient(v, inputGrad(&a.gradV))
+	var ep, qeIdx *Node
 	switch {
 	case edge.perEdge != nil:
 		// Reshaped once: a reshape whose input has other uses copies it.
-		a.ep = a.perHead(IdentityWithCustomGradient(edge.perEdge, inputGrad(&a.gradEP)))
+		ep = a.perHead(IdentityWithCustomGradient(edge.perEdge, inputGrad(&a.gradEP)))
+		a.perEdgeProj = true
 	case edge.table != nil:
 		a.numTypes = dim(edge.table, 0)
 		a.epTable = Reshape(IdentityWithCustomGradient(edge.table, inputGrad(&a.gradEP)), a.numTypes, h, dh)
 		qe := Mul(InsertAxes(Reshape(a.q, n, h, dh), 1), InsertAxes(a.epTable, 0)) // [N, T, H, d_h]
 		a.qe = Reshape(qe, n*a.numTypes, h, dh)
-		a.qeIdx = InsertAxes(Add(MulScalar(ConvertDType(dst, dtypes.Int32), float64(a.numTypes)), edge.index), -1)
+		qeIdx = InsertAxes(Add(MulScalar(ConvertDType(dst, dtypes.Int32), float64(a.numTypes)), edge.index), -1)
+	}
+	size := (e + numChunks - 1) / numChunks
+	for lo := 0; lo < e || lo == 0; lo += size {
+		hi := min(e, lo+size)
+		c := &edgeChunk{lo: lo, hi: hi, srcIdx: a.srcIdx, dstIdx: a.dstIdx, qeIdx: qeIdx, ep: ep}
+		if numChunks > 1 {
+			cut := func(x *Node) *Node {
+				if x == nil {
+					return nil
+				}
+				return Slice(x, AxisRange(lo, hi))
+			}
+			c.srcIdx, c.dstIdx, c.qeIdx, c.ep = cut(a.srcIdx), cut(a.dstIdx), cut(qeIdx), cut(ep)
+		}
+		a.chunks = append(a.chunks, c)
+		if hi >= e {
+			break
+		}
 	}
 
 	// Scores s_e = Σ_d k_src·q_dst·ep, [E, H].
-	qDst, kSrc := a.gatherQ(), a.gatherK()
-	kq := a.keyFactor(qDst)
-	if !opt.recompute {
-		// q_dst ⊙ ep is not kept: one product recomputes it from the kept factors.
-		a.qDst, a.kSrc = qDst, kSrc
+	var prev *Node // Orders each chunk after the previous one (chunks > 1).
+	scores := make([]*Node, len(a.chunks))
+	for i, c := range a.chunks {
+		qDst, kSrc := a.gatherQ(c, prev), a.gatherK(c, prev)
+		kq := a.keyFactor(c, qDst)
+		if !opt.recompute {
+			// q_dst ⊙ ep is not kept: one product recomputes it from the kept factors.
+			c.qDst, c.kSrc = qDst, kSrc
+		}
+		scores[i] = ReduceSum(Mul(kSrc, kq), -1)
+		if numChunks > 1 {
+			prev = scores[i]
+		}
 	}
-	a.score = ReduceSum(Mul(kSrc, kq), -1)
+	a.score = a.joinEdges(scores)
 
 	// Normalised weights α [E, H].
 	var w, den *Node
@@ -283,12 +359,19 @@ func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src
 		a.alphaKept = Mul(a.alpha, a.keep)
 	}
 
-	vSrc := a.gatherV()
-	if !opt.recompute {
-		a.vSrc = vSrc
+	out = Zeros(g, shapes.Make(dtype, n, h, dh))
+	prev = nil
+	for _, c := range a.chunks {
+		vSrc := a.gatherV(c, prev)
+		if !opt.recompute {
+			c.vSrc = vSrc
+		}
+		msg := Mul(vSrc, InsertAxes(a.edgesOf(a.alphaKept, c), -1))
+		out = ScatterSum(out, c.dstIdx, msg, opt.sorted, false)
+		if numChunks > 1 {
+			prev = out
+		}
 	}
-	msg := Mul(vSrc, InsertAxes(a.alphaKept, -1))
-	out = ScatterSum(Zeros(g, shapes.Make(dtype, n, h, dh)), a.dstIdx, msg, opt.sorted, false)
 	out = captureAdjoint(out, &a.adjoint)
 	if opt.wantWeights {
 		weights = StopGradient(a.alpha)
@@ -301,61 +384,95 @@ type attentionState struct {
 	opt            sparseAttentionOptions
 	n, h, dh       int
 	srcIdx, dstIdx *Node // [E, 1]
+	chunks         []*edgeChunk
 
-	q, k, v *Node // Inputs [N, D] (identities carrying the gradients).
-	ep      *Node // Edge projections [E, H, d_h] (identity), or nil.
-	// Table mode: epTable [T, H, d_h] (identity), qe = q ⊙ table row for every node and
-	// row, [N·T, H, d_h], and qeIdx [E, 1] = dst·T + row.
-	epTable, qe, qeIdx  *Node
+	q, k, v     *Node // Inputs [N, D] (identities carrying the gradients).
+	perEdgeProj bool  // The chunks carry per-edge projections.
+	// Table mode: epTable [T, H, d_h] (identity) and qe = q ⊙ table row for every node
+	// and row, [N·T, H, d_h]; the chunks carry qeIdx = dst·T + row.
+	epTable, qe         *Node
 	numTypes            int
-	qDst, kSrc, vSrc    *Node // Saved gathers [E, H, d_h], nil when recomputed.
+	inBackward          bool  // The backward pass is being built.
+	qeBack              *Node // QE formed again in the backward pass (recompute).
 	score, alpha        *Node // [E, H].
 	alphaKept, keep     *Node // α after dropout and the dropout multiplier (nil: none).
 	adjoint             *Node // Gradient of the output [N, H, d_h] in the current pass.
 	gradsFor            *Node // The adjoint the gradients below were built for.
 	gradQ, gradK, gradV *Node
 	gradEP              *Node
-	trigger             *Node // Orders recomputed gathers after a value of the backward pass.
 }
 
 // perHead reshapes [M, D] to [M, H, d_h].
 func (a *attentionState) perHead(x *Node) *Node { return Reshape(x, -1, a.h, a.dh) }
 
-// source returns x, or, in the backward pass, x behind a scheduling barrier so that a
-// recomputed gather of it runs then rather than in the forward pass.
-func (a *attentionState) source(x *Node) *Node {
-	if a.trigger == nil {
+// gatherAfter gathers the rows idx of x, once trigger is computed when trigger is not
+// nil (in the backward pass, or after the previous chunk) rather than whenever the
+// scheduler likes: a scheduling barrier on the smaller of x and idx, which it copies.
+func gatherAfter(x, idx, trigger *Node, sorted bool) *Node {
+	switch {
+	case trigger == nil:
+	case idx.Shape().Size() < x.Shape().Size():
+		idx = SchedulingBarrier(idx, trigger)
+	default:
+		x = SchedulingBarrier(x, trigger)
+	}
+	return Gather(x, idx, sorted)
+}
+
+// joinEdges concatenates per-chunk [e_c, …] tensors along the edges.
+func (a *attentionState) joinEdges(parts []*Node) *Node {
+	if len(parts) == 1 {
+		return parts[0]
+	}
+	return Concatenate(parts, 0)
+}
+
+// edgesOf returns the chunk's rows of a per-edge tensor [E, …].
+func (a *attentionState) edgesOf(x *Node, c *edgeChunk) *Node {
+	if len(a.chunks) == 1 {
 		return x
 	}
-	return SchedulingBarrier(x, a.trigger)
+	return Slice(x, AxisRange(c.lo, c.hi))
 }
 
-// gatherQ gathers the query side of each edge's score: q_dst, or in table mode
-// q_dst ⊙ ep from QE.
-func (a *attentionState) gatherQ() *Node {
+// gatherQ gathers the query side of each of the chunk's edge scores: q_dst, or in
+// table mode q_dst ⊙ ep from QE; trigger (if not nil) orders the gather.
+func (a *attentionState) gatherQ(c *edgeChunk, trigger *Node) *Node {
 	if a.qe != nil {
-		return Gather(a.source(a.qe), a.qeIdx)
+		qe := a.qe
+		if a.inBackward && a.opt.recompute {
+			// QE, [N·T, D], is formed again from q rather than kept from the forward pass.
+			if a.qeBack == nil {
+				qb := a.q
+				if trigger != nil {
+					qb = SchedulingBarrier(qb, trigger)
+				}
+				qb = Reshape(qb, a.n, a.h, a.dh)
+				a.qeBack = Reshape(Mul(InsertAxes(qb, 1), InsertAxes(a.epTable, 0)), a.n*a.numTypes, a.h, a.dh)
+				trigger = nil
+			}
+			qe = a.qeBack
+		}
+		return gatherAfter(qe, c.qeIdx, trigger, false)
 	}
-	return a.perHead(Gather(a.source(a.q), a.dstIdx, a.opt.sorted))
+	return a.perHead(gatherAfter(a.q, c.dstIdx, trigger, a.opt.sorted))
 }
 
-func (a *attentionState) gatherK() *Node { return a.perHead(Gather(a.source(a.k), a.srcIdx)) }
+func (a *attentionState) gatherK(c *edgeChunk, trigger *Node) *Node {
+	return a.perHead(gatherAfter(a.k, c.srcIdx, trigger, false))
+}
 
-func (a *attentionState) gatherV() *Node { return a.perHead(Gather(a.source(a.v), a.srcIdx)) }
+func (a *attentionState) gatherV(c *edgeChunk, trigger *Node) *Node {
+	return a.perHead(gatherAfter(a.v, c.srcIdx, trigger, false))
+}
 
 // keyFactor returns the factor that multiplies the keys in the scores, q_dst ⊙ ep,
 // from what gatherQ returned.
-func (a *attentionState) keyFactor(qDst *Node) *Node {
-	if a.ep == nil { // No edge projections, or table mode (gatherQ returned q_dst ⊙ ep).
+func (a *attentionState) keyFactor(c *edgeChunk, qDst *Node) *Node {
+	if c.ep == nil { // No edge projections, or table mode (gatherQ returned q_dst ⊙ ep).
 		return qDst
 	}
-	return Mul(qDst, a.ep)
-}
-
-// scatterNodes sums per-edge rows [E, H, d_h] into nodes at idx, returning [N, D].
-func (a *attentionState) scatterNodes(x, idx *Node, sorted bool) *Node {
-	zeros := Zeros(x.Graph(), shapes.Make(x.DType(), a.n, a.h, a.dh))
-	return Reshape(ScatterSum(zeros, idx, x, sorted, false), a.n, a.h*a.dh)
+	return Mul(qDst, c.ep)
 }
 
 // backward builds the gradients of the inputs once the adjoint of the output is known;
@@ -367,7 +484,10 @@ func (a *attentionState) scatterNodes(x, idx *Node, sorted bool) *Node {
 //	∂s_e = α_e (∂α_e − Σ_{e'→dst} α_e' ∂α_e')   (times 1[−5 < s_e < 5] in reference mode),
 //	∂k_src += ∂s_e·(q_dst ⊙ ep),   ∂q_dst += ∂s_e·(k_src ⊙ ep),   ∂ep_e = ∂s_e·(k_src ⊙ q_dst),
 //
-// each per head, the per-edge terms summed into the nodes by scatters.
+// each per head, the per-edge terms summed into the nodes by scatters, chunk after
+// chunk. Recomputed gathers are ordered (by scheduling barriers on values of the
+// backward pass) so that few [E, D] tensors are alive at once: v with the adjoint, q
+// once the score gradient is known, k once the chunk's key gradient is done.
 func (a *attentionState) backward() bool {
 	if a.adjoint == nil {
 		return false
@@ -376,25 +496,35 @@ func (a *attentionState) backward() bool {
 		return true
 	}
 	a.gradsFor = a.adjoint
+	a.inBackward, a.qeBack = true, nil
+	defer func() { a.inBackward = false }()
 	opt := a.opt
 	g := a.adjoint.Graph()
 	dtype := a.adjoint.DType()
-	// Recomputed gathers are ordered (by scheduling barriers on values of the backward
-	// pass) so that few [E, D] tensors are alive at once: v with the adjoint, q once the
-	// score gradient is known, k once the key gradient is done.
-	a.trigger = nil
-	if opt.recompute {
-		a.trigger = a.adjoint
+	trigger := func(x *Node) *Node {
+		if opt.recompute {
+			return x
+		}
+		return nil
 	}
+	nodeZeros := func(rows int) *Node { return Zeros(g, shapes.Make(dtype, rows, a.h, a.dh)) }
 
 	// Values.
-	gOut := Gather(a.adjoint, a.dstIdx, opt.sorted) // [E, H, d_h]
-	vSrc := a.vSrc
-	if vSrc == nil {
-		vSrc = a.gatherV()
+	gradV := nodeZeros(a.n)
+	gAlphas := make([]*Node, len(a.chunks))
+	var prev *Node // The previous chunk's last value (nil for the first).
+	for i, c := range a.chunks {
+		gOut := gatherAfter(a.adjoint, c.dstIdx, prev, opt.sorted) // [e_c, H, d_h]
+		vSrc := c.vSrc
+		if vSrc == nil {
+			vSrc = a.gatherV(c, trigger(cmp.Or(prev, a.adjoint)))
+		}
+		gAlphas[i] = ReduceSum(Mul(gOut, vSrc), -1) // [e_c, H]
+		gradV = ScatterSum(gradV, c.srcIdx, Mul(gOut, InsertAxes(a.edgesOf(a.alphaKept, c), -1)), false, false)
+		prev = gradV
 	}
-	gAlpha := ReduceSum(Mul(gOut, vSrc), -1) // [E, H]
-	a.gradV = a.scatterNodes(Mul(gOut, InsertAxes(a.alphaKept, -1)), a.srcIdx, false)
+	a.gradV = Reshape(gradV, a.n, a.h*a.dh)
+	gAlpha := a.joinEdges(gAlphas)
 	if a.keep != nil {
 		gAlpha = Mul(gAlpha, a.keep)
 	}
@@ -409,32 +539,54 @@ func (a *attentionState) backward() bool {
 	gScore = InsertAxes(gScore, -1) // [E, H, 1]
 
 	// Keys, queries and edge projections.
-	qDst := a.qDst
-	if opt.recompute {
-		a.trigger = gScore
-		qDst = a.gatherQ()
+	gradK := nodeZeros(a.n)
+	var gradQ, gQE *Node
+	switch {
+	case a.qe != nil:
+		gQE = nodeZeros(a.n * a.numTypes)
+	default:
+		gradQ = nodeZeros(a.n)
 	}
-	kq := a.keyFactor(qDst)
-	a.gradK = a.scatterNodes(Mul(kq, gScore), a.srcIdx, false)
-	kSrc := a.kSrc
-	if opt.recompute {
-		a.trigger = a.gradK
-		kSrc = a.gatherK()
+	var gradEPs []*Node
+	prev = gScore
+	for _, c := range a.chunks {
+		gS := a.edgesOf(gScore, c)
+		qDst := c.qDst
+		if qDst == nil {
+			qDst = a.gatherQ(c, trigger(prev))
+		}
+		gradK = ScatterSum(gradK, c.srcIdx, Mul(a.keyFactor(c, qDst), gS), false, false)
+		kSrc := c.kSrc
+		if kSrc == nil {
+			kSrc = a.gatherK(c, trigger(gradK))
+		}
+		gKQ := Mul(kSrc, gS) // Gradient of q_dst ⊙ ep.
+		switch {
+		case a.qe != nil:
+			// Table mode: the per-edge gradients sum into QE's rows.
+			gQE = ScatterSum(gQE, c.qeIdx, gKQ, false, false)
+			prev = gQE
+		case c.ep == nil:
+			gradQ = ScatterSum(gradQ, c.dstIdx, gKQ, opt.sorted, false)
+			prev = gradQ
+		default:
+			gradQ = ScatterSum(gradQ, c.dstIdx, Mul(gKQ, c.ep), opt.sorted, false)
+			gradEPs = append(gradEPs, Mul(gKQ, qDst))
+			prev = gradQ
+		}
 	}
-	gKQ := Mul(kSrc, gScore) // Gradient of q_dst ⊙ ep.
-	if a.qe != nil {
-		// Table mode: sum the per-edge gradients into QE's rows, then into q and the table.
-		gQE := ScatterSum(Zeros(g, shapes.Make(dtype, a.n*a.numTypes, a.h, a.dh)), a.qeIdx, gKQ, false, false)
+	a.gradK = Reshape(gradK, a.n, a.h*a.dh)
+	switch {
+	case a.qe != nil:
+		// Table mode: QE's rows sum into q and the table.
 		gQE = Reshape(gQE, a.n, a.numTypes, a.h, a.dh)
 		a.gradQ = Reshape(ReduceSum(Mul(gQE, InsertAxes(a.epTable, 0)), 1), a.n, a.h*a.dh)
 		a.gradEP = Reshape(ReduceSum(Mul(gQE, InsertAxes(Reshape(a.q, a.n, a.h, a.dh), 1)), 0), a.numTypes, a.h*a.dh)
-		return true
+	default:
+		a.gradQ = Reshape(gradQ, a.n, a.h*a.dh)
+		if a.perEdgeProj {
+			a.gradEP = Reshape(a.joinEdges(gradEPs), -1, a.h*a.dh)
+		}
 	}
-	if a.ep == nil {
-		a.gradQ = a.scatterNodes(gKQ, a.dstIdx, opt.sorted)
-		return true
-	}
-	a.gradQ = a.scatterNodes(Mul(gKQ, a.ep), a.dstIdx, opt.sorted)
-	a.gradEP = Reshape(Mul(gKQ, qDst), -1, a.h*a.dh)
 	return true
 }

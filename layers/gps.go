@@ -1,6 +1,7 @@
 package layers
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -27,6 +28,9 @@ type GPSConfig struct {
 	// RecomputeGathers trades time for memory in Exphormer attention (see
 	// ExphormerAttentionBuilder.RecomputeGathers).
 	RecomputeGathers bool
+	// AttentionChunkBytes bounds Exphormer attention's per-edge tensors (see
+	// ExphormerAttentionBuilder.EdgeChunkBytes); 0 means DefaultEdgeChunkBytes.
+	AttentionChunkBytes int
 	// PerformerFeatures is the number of random features (0: performer_pytorch's default).
 	PerformerFeatures int
 	// PerformerSeed seeds the Performer's random features.
@@ -210,7 +214,7 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 			}
 			attn := NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
 				Dropout(cfg.AttentionDropout).Reference(cfg.ReferenceAttention).
-				RecomputeGathers(cfg.RecomputeGathers)
+				RecomputeGathers(cfg.RecomputeGathers).EdgeChunkBytes(cmp.Or(cfg.AttentionChunkBytes, DefaultEdgeChunkBytes))
 			if b.attnTable != nil {
 				attn.EdgeTable(b.attnTable, b.attnIndex)
 			}

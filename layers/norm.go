@@ -77,11 +77,11 @@ func (b *BatchNormBuilder) Done() *Node {
 			count = ReduceAllSum(w)
 			safeCount := MaxScalar(count, 1)
 			mean = Div(ReduceSum(Mul(x, w), 0), safeCount)
-			variance = Div(ReduceSum(Mul(Square(Sub(x, InsertAxes(mean, 0))), w), 0), safeCount)
+			variance = batchVariance(x, mean, w, safeCount)
 		} else {
 			count = Scalar(g, dtype, float64(m))
 			mean = ReduceMean(x, 0)
-			variance = ReduceMean(Square(Sub(x, InsertAxes(mean, 0))), 0)
+			variance = batchVariance(x, mean, nil, count)
 		}
 		// Running averages (no gradient).
 		mom := Scalar(g, dtype, b.momentum)
@@ -105,6 +105,36 @@ func (b *BatchNormBuilder) Done() *Node {
 	a := Mul(scale, Reciprocal(Sqrt(AddScalar(variance, b.epsilon))))
 	c := Sub(offset, Mul(mean, a))
 	return Add(Mul(x, InsertAxes(a, 0)), InsertAxes(c, 0))
+}
+
+// batchVariance returns the (biased) variance of the rows of x [M, D] around their mean
+// [D], Σ w (x − mean)² / count over the rows weighted by w ([M, 1], nil: all 1). Its
+// gradient with respect to x, 2 w (x − mean) / count times the adjoint (the mean's term
+// vanishes: the weighted deviations sum to zero), is computed in the backward pass from x
+// and the mean, so that the centred [M, D] tensor is not kept from the forward pass —
+// one node tensor less per batch norm alive through the step.
+func batchVariance(x, mean, w, count *Node) *Node {
+	var adjoint *Node
+	centred := func(x *Node) *Node {
+		d := Sub(x, InsertAxes(StopGradient(mean), 0))
+		if w != nil {
+			return Mul(d, w)
+		}
+		return d
+	}
+	xs := IdentityWithCustomGradient(x, func(_, _ *Node) *Node {
+		if adjoint == nil {
+			return ZerosLike(x)
+		}
+		scale := Div(MulScalar(adjoint, 2), count)
+		return Mul(centred(x), InsertAxes(scale, 0))
+	})
+	d := Sub(xs, InsertAxes(StopGradient(mean), 0))
+	sq := Square(d)
+	if w != nil {
+		sq = Mul(sq, w)
+	}
+	return captureAdjoint(Div(ReduceSum(sq, 0), count), &adjoint)
 }
 
 // checkIndicesOrMask fails unless mask is a rank-1 tensor of length m.

@@ -6,6 +6,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -177,11 +178,33 @@ func TestTrainJSON(t *testing.T) {
 		t.Fatalf("train exited %d: %s", code, errOut)
 	}
 	m := decodeJSON(t, out)
-	requireKeys(t, m, "dataset", "preset", "params", "epochs", "best_epoch", "val_metric", "test_metric", "metric", "seconds")
+	requireKeys(t, m, "dataset", "preset", "params", "epochs", "best_epoch", "val_metric", "test_metric", "metric", "seconds", "peak_rss_mb")
+	if peak := m["peak_rss_mb"].(float64); runtime.GOOS == "linux" && !(peak > 10) {
+		t.Errorf("peak_rss_mb %v: want the process's peak, above 10 MiB", peak)
+	}
 	if m["epochs"].(float64) != 2 || m["preset"] != "demo" {
 		t.Errorf("train result: %v", m)
 	}
 	if v := m["test_metric"].(float64); !(v >= 0 && v <= 1) {
 		t.Errorf("test metric %v outside [0, 1]", v)
+	}
+}
+
+func TestBenchModelJSON(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	code, out, errOut := runCLI(t, "bench", "-case", "model", "-preset", "demo", "-batch", "4", "-steps", "2",
+		"-set", `{"layers":1,"hidden_dim":8,"heads":2}`, "-json")
+	if code != 0 {
+		t.Fatalf("bench exited %d: %s", code, errOut)
+	}
+	m := decodeJSON(t, out)
+	requireKeys(t, m, "ms_per_step", "peak_rss_mb", "params", "graphs", "nodes", "graphs_per_sec", "nodes_per_sec")
+	if m["graphs"].(float64) != 4 || !(m["ms_per_step"].(float64) > 0) || !(m["params"].(float64) > 0) {
+		t.Errorf("bench result: %v", m)
+	}
+	if code, _, errOut := runCLI(t, "bench", "-case", "model", "-preset", "scaling"); code == 0 || !strings.Contains(errOut, "planted") {
+		t.Errorf("scaling without a data set: exit %d, %s", code, errOut)
 	}
 }

@@ -76,8 +76,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "data set     %s\npreset       %s\nparameters   %d\nepochs       %d (best %d%s)\n",
 		res.Dataset, res.Preset, res.Params, res.Epochs, res.BestEpoch, map[bool]string{true: ", stopped early", false: ""}[res.EarlyStopped])
-	fmt.Fprintf(stdout, "val %-8s %.4f\ntest %-7s %.4f\nseconds      %.1f\nbackend      %s\n",
-		res.Metric, res.ValMetric, res.Metric, res.TestMetric, res.Seconds, res.Backend)
+	fmt.Fprintf(stdout, "val %-8s %.4f\ntest %-7s %.4f\nseconds      %.1f\npeak memory  %.0f MiB\nbackend      %s\n",
+		res.Metric, res.ValMetric, res.Metric, res.TestMetric, res.Seconds, res.PeakRSSMB, res.Backend)
 	if *out != "" {
 		fmt.Fprintf(stdout, "outputs      %s (best.ckpt, last.ckpt, log.jsonl, result.json)\n", *out)
 	}
