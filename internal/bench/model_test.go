@@ -53,3 +53,26 @@ func TestRunModelBenchmarkErrors(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkModelStep times one training step (forward, backward, AdamW) of a preset's whole
+// model, as `gexph bench -case model` does: PATTERN's 32 generated graphs, CLUSTER's 16, and
+// the scaling preset at width 64 on a planted-partition graph of 10⁵ nodes.
+func BenchmarkModelStep(b *testing.B) {
+	for _, c := range []ModelBenchConfig{
+		{Preset: "pattern"},
+		{Preset: "cluster"},
+		{Preset: "scaling", Dataset: "planted:100000", Set: `{"hidden_dim":64}`},
+	} {
+		b.Run(c.Preset, func(b *testing.B) {
+			c.Steps = b.N
+			res, err := RunModelBenchmark(c)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportMetric(res.MsPerStep, "ms/step")
+			b.ReportMetric(res.ForwardMs, "fwd-ms")
+			b.ReportMetric(res.PeakRSSMB, "peakMB")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
