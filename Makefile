@@ -52,6 +52,7 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzReadEdgeListNodes -fuzztime=20s ./data
 	$(GO) test -run=NONE -fuzz=FuzzReadSplitFile -fuzztime=20s ./data
 	$(GO) test -run=NONE -fuzz=FuzzParseSMILES -fuzztime=20s ./data/smiles
+	$(GO) test -run=NONE -fuzz=FuzzReadCheckpoint -fuzztime=20s ./gexph
 
 # --- REPL symbols and notebooks (tools/repl, tools/gotools, notebooks) ---------------
 #

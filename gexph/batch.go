@@ -270,6 +270,17 @@ func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Ba
 		b.NumInteraction = h.NumEdges()
 	}
 	b.PadNodes, b.PadGraphs, b.PadEdges, b.PadInteraction = b.NumNodes, b.NumGraphs, b.NumEdges, b.NumInteraction
+	if m.padding == nil {
+		// Without padding an empty edge list would reach the backend as a tensor of
+		// size 0, which its broadcasts reject with an internal error.
+		if b.NumEdges == 0 && m.cfg.MPNN != layers.LocalNone {
+			return nil, fmt.Errorf("batch: %s without any edge: the local model %q needs at least one edge per batch (\"mpnn\": \"none\" trains attention alone; padded batches, -padding pow2, also work)",
+				batchGraphsText(ds, graphs), m.cfg.MPNN)
+		}
+		if h != nil && b.NumInteraction == 0 {
+			return nil, fmt.Errorf("batch: %s: the interaction graph has no edge (no input edges, expander_degree 0 and no virtual nodes)", batchGraphsText(ds, graphs))
+		}
+	}
 	if m.padding != nil {
 		// One padding node (in one padding graph) at least, to receive padded edges.
 		pad := m.padding.Bucket
@@ -291,6 +302,18 @@ func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Ba
 		return nil, err
 	}
 	return b, nil
+}
+
+// batchGraphsText names a batch's graphs for an error: the data set itself when it has
+// one graph, else the first graph indices.
+func batchGraphsText(ds *data.Dataset, graphs []int) string {
+	if len(ds.Graphs) == 1 {
+		return fmt.Sprintf("data set %q", ds.Name)
+	}
+	if len(graphs) > 5 {
+		return fmt.Sprintf("data set %q, graphs %v… (%d)", ds.Name, graphs[:5], len(graphs))
+	}
+	return fmt.Sprintf("data set %q, graphs %v", ds.Name, graphs)
 }
 
 // addNodeLayout adds the node and graph masks, each node's graph and the

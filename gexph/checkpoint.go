@@ -18,12 +18,17 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// A checkpoint file is the magic "GEXPHCK1", the length of a JSON header as a
-// little-endian uint64, the header (CheckpointInfo plus the variable table) and the raw
-// bytes of every variable, in the table's order. The header records a CRC-32 of the
-// variable bytes. Files are written atomically (a temporary file in the same directory,
-// then a rename), so a crash leaves the previous checkpoint intact.
-const checkpointMagic = "GEXPHCK1"
+// A checkpoint file is the magic "GEXPHCK2", the length of a JSON header as a
+// little-endian uint64, the header (CheckpointInfo plus the variable table), the raw
+// bytes of every variable in the table's order, and a CRC-32 (IEEE, little-endian) of
+// everything before it, header included. Files are written atomically (a temporary file
+// in the same directory, then a rename), so a crash leaves the previous checkpoint
+// intact. Files of the first format ("GEXPHCK1", whose CRC in the header covered the
+// variables only) are still read.
+const (
+	checkpointMagic   = "GEXPHCK2"
+	checkpointMagicV1 = "GEXPHCK1"
+)
 
 // Checkpoint file names inside TrainOptions.OutDir.
 const (
@@ -31,6 +36,11 @@ const (
 	LastCheckpointFile = "last.ckpt"
 	// BestCheckpointFile holds the model of the best validation epoch.
 	BestCheckpointFile = "best.ckpt"
+	// LogFile holds one JSON line per completed epoch.
+	LogFile = "log.jsonl"
+	// ResultFile holds the Result of a finished run; it is removed when a run starts
+	// or resumes in the directory, so it is never older than the checkpoints.
+	ResultFile = "result.json"
 )
 
 // CheckpointInfo is the metadata of a checkpoint: what was trained, how far, and the
@@ -41,6 +51,10 @@ type CheckpointInfo struct {
 	Config Config `json:"config"`
 	// Dataset is the data set's name.
 	Dataset string `json:"dataset"`
+	// DatasetFingerprint identifies the data set's content (data.Dataset.Fingerprint,
+	// before the config's MaxTrain/MaxVal/MaxTest cuts); empty in checkpoints of older
+	// versions.
+	DatasetFingerprint string `json:"dataset_fingerprint,omitempty"`
 	// Epoch is the number of completed epochs.
 	Epoch int `json:"epoch"`
 	// BestEpoch is the epoch (1-based) with the best validation metric so far, 0 if none.
@@ -62,8 +76,10 @@ type savedVariable struct {
 
 type checkpointHeader struct {
 	CheckpointInfo
-	ByteOrder string          `json:"byte_order"`
-	CRC32     uint32          `json:"crc32"`
+	ByteOrder string `json:"byte_order"`
+	// CRC32 is the first format's CRC of the variable bytes; the second format's CRC
+	// follows the variables and covers the whole file.
+	CRC32     uint32          `json:"crc32,omitempty"`
 	Variables []savedVariable `json:"variables"`
 }
 
@@ -71,7 +87,6 @@ type checkpointHeader struct {
 func saveCheckpoint(path string, info CheckpointInfo, store *model.Store) error {
 	var blobs [][]byte
 	hdr := checkpointHeader{CheckpointInfo: info, ByteOrder: "little"}
-	crc := crc32.NewIEEE()
 	for v := range store.IterVariables() {
 		if !v.HasValue() {
 			continue
@@ -89,10 +104,8 @@ func saveCheckpoint(path string, info CheckpointInfo, store *model.Store) error 
 			Path: v.Path(), DType: sh.DType.String(), Dimensions: sh.Dimensions,
 			Trainable: v.Trainable, Bytes: int64(len(blob)),
 		})
-		crc.Write(blob)
 		blobs = append(blobs, blob)
 	}
-	hdr.CRC32 = crc.Sum32()
 	header, err := json.Marshal(hdr)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: encoding header: %w", path, err)
@@ -100,12 +113,15 @@ func saveCheckpoint(path string, info CheckpointInfo, store *model.Store) error 
 	return atomicfile.Write(path, func(w io.Writer) error {
 		var n [8]byte
 		binary.LittleEndian.PutUint64(n[:], uint64(len(header)))
+		crc := crc32.NewIEEE()
 		for _, part := range append([][]byte{[]byte(checkpointMagic), n[:], header}, blobs...) {
+			crc.Write(part)
 			if _, err := w.Write(part); err != nil {
 				return err
 			}
 		}
-		return nil
+		_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
+		return err
 	})
 }
 
@@ -139,16 +155,25 @@ func readCheckpoint(path string) (*loadedCheckpoint, error) {
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)
 	}
-	r := bufio.NewReader(f)
+	br := bufio.NewReader(f)
 	fail := func(format string, args ...any) (*loadedCheckpoint, error) {
 		return nil, fmt.Errorf("checkpoint %s: %s", path, fmt.Sprintf(format, args...))
 	}
 	var prefix [16]byte
-	if _, err := io.ReadFull(r, prefix[:]); err != nil || string(prefix[:8]) != checkpointMagic {
+	if _, err := io.ReadFull(br, prefix[:]); err != nil || (string(prefix[:8]) != checkpointMagic && string(prefix[:8]) != checkpointMagicV1) {
 		return fail("not a gexph checkpoint (bad magic)")
 	}
+	v1 := string(prefix[:8]) == checkpointMagicV1
+	// The whole-file CRC of the second format sees every byte read after the prefix.
+	fileCRC := crc32.NewIEEE()
+	fileCRC.Write(prefix[:])
+	r := io.TeeReader(br, fileCRC)
+	trailer := int64(4)
+	if v1 {
+		trailer = 0
+	}
 	hlen := binary.LittleEndian.Uint64(prefix[8:])
-	if hlen > maxCheckpointHeader || int64(hlen) > st.Size()-16 {
+	if hlen > maxCheckpointHeader || int64(hlen) > st.Size()-16-trailer {
 		return fail("header length %d exceeds the file size %d", hlen, st.Size())
 	}
 	header := make([]byte, hlen)
@@ -162,7 +187,7 @@ func readCheckpoint(path string) (*loadedCheckpoint, error) {
 	if hdr.ByteOrder != "little" {
 		return fail("byte order %q not supported", hdr.ByteOrder)
 	}
-	remaining := st.Size() - 16 - int64(hlen)
+	remaining := st.Size() - 16 - int64(hlen) - trailer
 	ck := &loadedCheckpoint{info: hdr.CheckpointInfo, vars: hdr.Variables}
 	crc := crc32.NewIEEE()
 	for _, sv := range hdr.Variables {
@@ -170,10 +195,17 @@ func readCheckpoint(path string) (*loadedCheckpoint, error) {
 		if err != nil {
 			return fail("variable %s: dtype %q: %v", sv.Path, sv.DType, err)
 		}
+		// The element count is bounded by the bytes left before any product can
+		// overflow, so a forged shape cannot wrap around to a small size.
+		elems := int64(1)
 		for _, d := range sv.Dimensions {
 			if d < 0 {
 				return fail("variable %s: negative dimension in %v", sv.Path, sv.Dimensions)
 			}
+			if d > 0 && elems > remaining/int64(d) {
+				return fail("variable %s: shape %v larger than the %d bytes left in the file", sv.Path, sv.Dimensions, remaining)
+			}
+			elems *= int64(d)
 		}
 		shape := shapes.Make(dt, sv.Dimensions...)
 		if shape.ByteSize() != sv.Bytes || sv.Bytes > remaining {
@@ -193,8 +225,18 @@ func readCheckpoint(path string) (*loadedCheckpoint, error) {
 	if remaining != 0 {
 		return fail("%d trailing bytes", remaining)
 	}
-	if crc.Sum32() != hdr.CRC32 {
-		return fail("CRC mismatch: the file is corrupt")
+	if v1 {
+		if crc.Sum32() != hdr.CRC32 {
+			return fail("CRC mismatch: the file is corrupt")
+		}
+		return ck, nil
+	}
+	var stored [4]byte
+	if _, err := io.ReadFull(br, stored[:]); err != nil {
+		return fail("reading the CRC: %v", err)
+	}
+	if binary.LittleEndian.Uint32(stored[:]) != fileCRC.Sum32() {
+		return fail("CRC mismatch: the file is corrupt or was edited")
 	}
 	return ck, nil
 }

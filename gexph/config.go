@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/layers"
 )
 
@@ -275,13 +276,12 @@ func (c Config) ToJSON() (string, error) {
 	return string(b), nil
 }
 
-// ParseConfig decodes a JSON config, rejecting unknown keys, and validates it. Keys
+// ParseConfig decodes a JSON config, rejecting unknown keys, keys that differ from a
+// field's only in case and anything after the one JSON object, and validates it. Keys
 // absent from the JSON keep the values of base, so a partial JSON overrides a preset.
 func ParseConfig(base Config, jsonText string) (Config, error) {
-	dec := json.NewDecoder(strings.NewReader(jsonText))
-	dec.DisallowUnknownFields()
 	cfg := base
-	if err := dec.Decode(&cfg); err != nil {
+	if err := jsonfile.DecodeStrict(jsonText, &cfg); err != nil {
 		return Config{}, fmt.Errorf("config: decoding JSON: %w", err)
 	}
 	if err := cfg.Validate(); err != nil {

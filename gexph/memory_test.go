@@ -45,3 +45,43 @@ func TestDenseAttentionBytes(t *testing.T) {
 		t.Errorf("Train: %v, want ErrOutOfMemory", err)
 	}
 }
+
+// The head's estimate counts its weights and its [rows, classes] tensors, rows by the
+// kind of data set; a data set with MaxClasses classes over a million nodes is refused
+// by Train before anything is built, one with a few classes is not.
+func TestHeadBytesCountsTheClassesOfTheHead(t *testing.T) {
+	cfg, err := Preset("computers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.HiddenDim, cfg.BatchSize = 10, 2
+	node := &data.Dataset{Name: "nodes", Task: data.NodeClassification, NumClasses: 7, Transductive: true,
+		Graphs: []data.Graph{{NumNodes: 100}}}
+	if b, want := HeadBytes(cfg, node), 4*7*(4*10+3*100.0); b != want {
+		t.Errorf("transductive: %v bytes, want %v", b, want)
+	}
+	graphs := &data.Dataset{Name: "graphs", Task: data.GraphClassification, NumClasses: 3,
+		Graphs: []data.Graph{{NumNodes: 10}, {NumNodes: 30}, {NumNodes: 20}}}
+	if b, want := HeadBytes(cfg, graphs), 4*3*(4*10+3*2.0); b != want {
+		t.Errorf("graph task: %v bytes, want %v (a row per graph of a batch)", b, want)
+	}
+	graphs.Task = data.NodeClassification
+	if b, want := HeadBytes(cfg, graphs), 4*3*(4*10+3*60.0); b != want {
+		t.Errorf("node task on graphs: %v bytes, want %v (two graphs of at most 30 nodes)", b, want)
+	}
+	if sysinfo.MemTotalMB() == 0 {
+		t.Skip("no /proc/meminfo")
+	}
+	n := 1_000_000
+	many := &data.Dataset{Name: "many", Task: data.NodeClassification, NumClasses: data.MaxClasses, Transductive: true,
+		Graphs: []data.Graph{{NumNodes: n, Src: []int32{0}, Dst: []int32{1}, NodeLabels: make([]int32, n),
+			Node: data.Features{Kind: data.Dense, Rows: n, Cols: 1, Dense: make([]float32, n)}}},
+		Split: data.Split{Train: []int{0}, Val: []int{1}, Test: []int{2}}}
+	many.Graphs[0].NodeLabels[0] = data.MaxClasses - 1
+	if _, err := Train(t.Context(), cfg, many, TrainOptions{}); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "prediction head") {
+		t.Errorf("10⁵ classes over 10⁶ nodes: %v, want ErrOutOfMemory for the head", err)
+	}
+	if err := checkMemory(cfg, node); err != nil {
+		t.Errorf("7 classes: %v", err)
+	}
+}

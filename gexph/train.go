@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/atomicfile"
+	"github.com/gexph/gexph/internal/dirlock"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gomlx/compute/dtypes"
@@ -466,6 +468,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	if err := ds.Validate(); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
+	fingerprint := ds.Fingerprint()
 	ds = subsetSplit(ds, &cfg)
 	if !opts.NoMemoryCheck {
 		if err := checkMemory(cfg, ds); err != nil {
@@ -488,9 +491,24 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			return nil, err
 		}
 	}
-	info := CheckpointInfo{Config: cfg, Dataset: ds.Name}
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetFingerprint: fingerprint}
 	if opts.OutDir != "" {
 		if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		lock, err := dirlock.Acquire(opts.OutDir)
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		defer lock.Release()
+		// Under the lock no other run writes here: what a killed run left half-written
+		// goes, and so does the result of a finished run that this one continues.
+		for _, name := range []string{LastCheckpointFile, BestCheckpointFile, LogFile, ResultFile} {
+			if err := atomicfile.RemoveTemps(filepath.Join(opts.OutDir, name)); err != nil {
+				return nil, fmt.Errorf("train: %w", err)
+			}
+		}
+		if err := os.Remove(filepath.Join(opts.OutDir, ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}
@@ -507,6 +525,9 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		default:
 			if changes := runChanges(ck.info.Config, cfg); len(changes) > 0 {
 				return nil, fmt.Errorf("train: the checkpoint in %s was made with another config (%s; only epochs and patience may change)", opts.OutDir, strings.Join(changes, ", "))
+			}
+			if err := sameDataset(ck.info, ds.Name, fingerprint); err != nil {
+				return nil, fmt.Errorf("train: the checkpoint in %s %w", opts.OutDir, err)
 			}
 			if err := ck.restore(m.store); err != nil {
 				return nil, err
@@ -584,15 +605,18 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		ran++
 		prog.epoch(st)
 		if opts.OutDir != "" {
-			if err := saveCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile), info, m.store); err != nil {
-				return finish(), fmt.Errorf("train: %w", err)
-			}
+			// best.ckpt first: should the run stop between the two writes, last.ckpt
+			// still holds the epoch before, and a resumed run repeats this epoch (the
+			// same seed gives the same epoch) and writes both again.
 			if st.Best {
 				if err := saveCheckpoint(filepath.Join(opts.OutDir, BestCheckpointFile), info, m.store); err != nil {
 					return finish(), fmt.Errorf("train: %w", err)
 				}
 			}
-			if err := writeHistory(filepath.Join(opts.OutDir, "log.jsonl"), info.History); err != nil {
+			if err := saveCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile), info, m.store); err != nil {
+				return finish(), fmt.Errorf("train: %w", err)
+			}
+			if err := writeHistory(filepath.Join(opts.OutDir, LogFile), info.History); err != nil {
 				return finish(), fmt.Errorf("train: %w", err)
 			}
 		}
@@ -600,11 +624,24 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	finish()
 	prog.printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
 	if opts.OutDir != "" {
-		if err := jsonfile.Write(filepath.Join(opts.OutDir, "result.json"), res); err != nil {
+		if err := jsonfile.Write(filepath.Join(opts.OutDir, ResultFile), res); err != nil {
 			return res, fmt.Errorf("train: %w", err)
 		}
 	}
 	return res, nil
+}
+
+// sameDataset checks that a checkpoint was made on the data set named name with the
+// given fingerprint, and returns an error completing "the checkpoint … " otherwise.
+// Checkpoints of older versions, without a fingerprint, are checked by name.
+func sameDataset(ck CheckpointInfo, name, fingerprint string) error {
+	switch {
+	case ck.DatasetFingerprint != "" && ck.DatasetFingerprint != fingerprint:
+		return fmt.Errorf("was made on other data (%q, fingerprint %s) than this run's (%q, fingerprint %s)", ck.Dataset, ck.DatasetFingerprint, name, fingerprint)
+	case ck.DatasetFingerprint == "" && ck.Dataset != name:
+		return fmt.Errorf("was made on data set %q, not %q", ck.Dataset, name)
+	}
+	return nil
 }
 
 // TrainFromSpec loads the data set named by spec with data.Load (opts.Data; its Seed

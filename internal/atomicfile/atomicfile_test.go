@@ -57,3 +57,28 @@ func TestWriteFailureKeepsOldFile(t *testing.T) {
 		t.Error("writing into a missing directory succeeded")
 	}
 }
+
+// RemoveTemps removes the temporary files of the named file only, whatever characters
+// its name holds, and leaves the file itself.
+func TestRemoveTempsRemovesOnlyThatFilesTemporaries(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"a[1].ckpt", ".a[1].ckpt.tmp123", ".a[1].ckpt.tmp9", ".b.ckpt.tmp1", ".a1.ckpt.tmp5"} {
+		if err := os.WriteFile(filepath.Join(dir, name), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := RemoveTemps(filepath.Join(dir, "a[1].ckpt")); err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var left []string
+	for _, e := range entries {
+		left = append(left, e.Name())
+	}
+	if got, want := strings.Join(left, " "), ".a1.ckpt.tmp5 .b.ckpt.tmp1 a[1].ckpt"; got != want {
+		t.Errorf("left %q, want %q", got, want)
+	}
+}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
+	"strings"
 
 	"github.com/gexph/gexph/internal/atomicfile"
 )
@@ -31,4 +33,91 @@ func Write(path string, v any) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(v)
 	})
+}
+
+// DecodeStrict decodes text, a single JSON value, into v as a user's input should be read:
+// a key that names no field of v is an error (where encoding/json would drop it), so is
+// a key that matches a field only up to case ("Layers" for "layers", which encoding/json
+// would accept), and so is anything after the value ('{"a":1}{"a":2}', which a decoder
+// would stop before). Fields of nested structs are checked the same way.
+func DecodeStrict(text string, v any) error {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
+	}
+	var raw any
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return err
+	}
+	return checkKeyCase(raw, reflect.TypeOf(v), "")
+}
+
+// checkKeyCase reports the first key of the decoded JSON value raw that matches a field
+// of type t only up to case; path names the enclosing object for the error.
+func checkKeyCase(raw any, t reflect.Type, path string) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	obj, ok := raw.(map[string]any)
+	if !ok || t.Kind() != reflect.Struct {
+		return nil
+	}
+	fields := map[string]reflect.Type{}
+	collectFields(t, fields)
+	for key, val := range obj {
+		ft, exact := fields[key]
+		if !exact {
+			for name := range fields {
+				if strings.EqualFold(name, key) {
+					return fmt.Errorf("json: field %q%s: keys are case-sensitive; did you mean %q?", key, inObject(path), name)
+				}
+			}
+			continue
+		}
+		if err := checkKeyCase(val, ft, strings.TrimPrefix(path+"."+key, ".")); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// collectFields maps the JSON names of t's fields (those of embedded structs included,
+// as encoding/json flattens them) to their types.
+func collectFields(t reflect.Type, fields map[string]reflect.Type) {
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag := f.Tag.Get("json")
+		if tag == "-" {
+			continue
+		}
+		name, _, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" {
+			ft := f.Type
+			if ft.Kind() == reflect.Pointer {
+				ft = ft.Elem()
+			}
+			if ft.Kind() == reflect.Struct {
+				collectFields(ft, fields)
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		if name == "" {
+			name = f.Name
+		}
+		fields[name] = f.Type
+	}
+}
+
+func inObject(path string) string {
+	if path == "" {
+		return ""
+	}
+	return " in " + path
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/bench"
+	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gexph/gexph/spectral"
@@ -143,9 +144,7 @@ func parseScalingSettings(js string) (suite.ScalingSettings, error) {
 	if js == "" {
 		return s, nil
 	}
-	dec := json.NewDecoder(strings.NewReader(js))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
+	if err := jsonfile.DecodeStrict(js, &s); err != nil {
 		return s, fmt.Errorf("-settings %s: %w", js, err)
 	}
 	return s, s.Validate()

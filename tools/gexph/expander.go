@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/spectral"
 )
 
@@ -41,6 +42,10 @@ func runExpander(args []string, stdout, stderr io.Writer) error {
 	opts.Algo, opts.Tol, opts.MaxAttempts = algo, *tol, *attempts
 	opts.DedupParallel, opts.Certify = *dedup, !*noCertify
 
+	if need, total := float64(expander.EstimateBytes(opts)), sysinfo.MemTotalMB()*(1<<20); total > 0 && need > 0.75*total {
+		return fmt.Errorf("expander -n %d -d %d: needs about %.1f GiB of memory, more than three quarters of this machine's %.1f GiB",
+			*n, *d, need/(1<<30), total/(1<<30))
+	}
 	start := time.Now()
 	ex, err := expander.Generate(opts)
 	if err != nil {

@@ -142,6 +142,13 @@ func TestBadInput(t *testing.T) {
 		{[]string{"train", "-dataset", "pattern", "-preset", "demo", "-set", `{"layers": "many"}`}, "-set"},
 		{[]string{"train", "-dataset", "pattern", "-preset", "demo", "-resume"}, "-resume needs -out"},
 		{[]string{"bench", "-case", "quantum"}, "quantum"},
+		{[]string{"bench", "-case", "model", "-preset", "demo", "-steps", "-1"}, "-steps -1"},
+		{[]string{"train", "-dataset", "pattern", "-preset", "demo", "-epochs", "-5"}, "-epochs -5"},
+		{[]string{"train", "-dataset", "pattern", "-preset", "demo", "-set", `{"layers":1}{"layers":-7}`}, "after the JSON value"},
+		{[]string{"train", "-dataset", "pattern", "-preset", "demo", "-set", `{"Layers":1}`}, `did you mean "layers"`},
+		{[]string{"spectral", "-edges", bad, "-delta", "0"}, "-delta 0"},
+		{[]string{"spectral", "-edges", bad, "-delta", "-0.5"}, "-delta -0.5"},
+		{[]string{"expander", "-n", "300000000", "-d", "6"}, "memory"},
 	} {
 		code, _, errOut := runCLI(t, tc.args...)
 		if code == 0 || !strings.Contains(errOut, tc.want) {

@@ -29,6 +29,9 @@ func runSpectral(args []string, stdout, stderr io.Writer) error {
 	if *edges == "" {
 		return fmt.Errorf("-edges is required (a file, or - for standard input)")
 	}
+	if !(*delta > 0 && *delta < 2) {
+		return fmt.Errorf("-delta %g: want an L1 distance between 0 and 2, both excluded", *delta)
+	}
 	in, err := openInput(*edges)
 	if err != nil {
 		return err

@@ -29,6 +29,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
+	if *epochs < 0 {
+		return fmt.Errorf("-epochs %d: want a positive number of epochs (0 for the preset's)", *epochs)
+	}
 	name := *preset
 	if name == "" {
 		name = strings.ToLower(*df.spec)

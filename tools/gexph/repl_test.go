@@ -1,0 +1,77 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// replTestSessionEnv makes the test binary act as a session that dies (exit 2, as the
+// Go runtime's fatal errors do) while a marker file is absent, creating it, and then
+// as one the user leaves normally.
+const replTestSessionEnv = "GEXPH_TEST_REPL_SESSION"
+
+func TestREPLSupervisorStartsAFreshSessionAfterOneDies(t *testing.T) {
+	if marker := os.Getenv(replTestSessionEnv); marker != "" {
+		if _, err := os.Stat(marker); err != nil {
+			os.WriteFile(marker, nil, 0o644)
+			os.Stderr.WriteString("fatal error: runtime: out of memory\n")
+			os.Exit(2)
+		}
+		os.Exit(0)
+	}
+	marker := filepath.Join(t.TempDir(), "died-once")
+	sessions := 0
+	var stderr bytes.Buffer
+	err := superviseREPL(func() *exec.Cmd {
+		sessions++
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestREPLSupervisorStartsAFreshSessionAfterOneDies$")
+		cmd.Env = append(os.Environ(), replTestSessionEnv+"="+marker)
+		return cmd
+	}, &stderr)
+	if err != nil {
+		t.Fatalf("supervisor: %v", err)
+	}
+	if sessions != 2 {
+		t.Errorf("%d sessions, want 2 (one that died, one left normally)", sessions)
+	}
+	if msg := stderr.String(); !strings.Contains(msg, "session died") || !strings.Contains(msg, "new session starts") {
+		t.Errorf("stderr %q: want the death reported and a new session announced", msg)
+	}
+}
+
+// A session that cannot start ends the supervision instead of looping.
+func TestREPLSupervisorGivesUpOnSessionsThatDieAtStart(t *testing.T) {
+	sessions := 0
+	err := superviseREPL(func() *exec.Cmd {
+		sessions++
+		return exec.Command("sh", "-c", "exit 3")
+	}, new(bytes.Buffer))
+	if err == nil || !strings.Contains(err.Error(), "three times") || sessions != 3 {
+		t.Errorf("error %v after %d sessions, want giving up after 3", err, sessions)
+	}
+}
+
+// Under an address-space limit well below this machine's memory (ulimit -v 4 GB) the
+// command starts and computes: help, and a training step of a small model, whose start
+// reserves heap headroom sized to the limit instead of to the memory.
+func TestCommandsRunUnderAnAddressSpaceLimit(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	for _, args := range [][]string{
+		{"-h"},
+		{"train", "-h"},
+		{"bench", "-case", "model", "-preset", "demo", "-set", `{"layers":1,"hidden_dim":8,"heads":2}`, "-batch", "2", "-steps", "1"},
+	} {
+		cmd := exec.Command("sh", append([]string{"-c", `ulimit -v 4000000 && exec "$0" "$@"`, os.Args[0]}, args...)...)
+		cmd.Env = append(os.Environ(), runAsMainEnv+"=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || strings.Contains(string(out), "fatal error") {
+			t.Errorf("gexph %s under ulimit -v 4000000: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+}
