@@ -12,18 +12,18 @@ GOBIN_DIR := $(shell $(GO) env GOPATH 2>/dev/null)/bin
 BUILD     := build
 GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
-RACE_PKGS := ./internal/atomicfile ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./spectral/... ./expander/... ./data/... ./plots/...
+RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./spectral/... ./expander/... ./data/... ./plots/...
 
 .PHONY: all build demo test test-short vet bench fuzz repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
 all: build
 
 build:
-	$(GO) build -o $(GEXPH) ./tools/gexph
+	$(GO) build -buildvcs=auto -o $(GEXPH) ./tools/gexph
 
 ## demo: train a small Exphormer on generated PATTERN data and print the results.
 demo: build
-	$(GEXPH) train -dataset pattern -preset demo
+	$(GEXPH) train -dataset pattern -preset demo -out runs/demo -force
 
 ## test: vet, then every package's tests (race detector on the pure-Go packages).
 test: vet

@@ -141,6 +141,11 @@ type Split struct {
 	Train, Val, Test []int
 }
 
+// Unlabelled is the label of a node whose class is unknown (semi-supervised node
+// classification): such a node is part of the graph, its features and edges, but of no
+// split; the loss and the metrics leave it out.
+const Unlabelled int32 = -1
+
 // MaxClasses bounds the number of classes of a classification data set: every class
 // label is in [0, MaxClasses). Graph benchmarks have far fewer classes (ogbn-products 47,
 // ogbn-papers100M 172, MalNet 696), so the bound never rejects a real data set, while a
@@ -165,7 +170,8 @@ type Dataset struct {
 // Validate checks every invariant of the data set (index ranges, feature shapes, label
 // ranges and counts, finite values, splits) and returns an error naming the first
 // violation. Class labels must lie in [0, NumClasses) with NumClasses in [1, MaxClasses]
-// (−1 is no "unlabelled" marker: every node of a node task needs a label). The train and
+// (or Unlabelled, −1, for a node of a node task, which no split of a transductive data set
+// may then hold). The train and
 // val splits must not be empty; the test split may be (a data set may hold no test
 // examples), but the loaders that read split files refuse an empty one. No split may
 // repeat an index, and no index may be in two splits.
@@ -187,8 +193,8 @@ func (d *Dataset) Validate() error {
 		switch d.Task {
 		case NodeClassification:
 			for i, y := range g.NodeLabels {
-				if y < 0 || int(y) >= d.NumClasses {
-					return fmt.Errorf("data set %q: graph %d: node %d label %d outside [0, %d)", d.Name, gi, i, y, d.NumClasses)
+				if (y < 0 && y != Unlabelled) || int(y) >= d.NumClasses {
+					return fmt.Errorf("data set %q: graph %d: node %d label %d outside [0, %d) (and not Unlabelled, -1)", d.Name, gi, i, y, d.NumClasses)
 				}
 			}
 			if g.NodeLabels == nil {
@@ -211,6 +217,19 @@ func (d *Dataset) Validate() error {
 	}
 	if err := d.Split.validate(limit, what); err != nil {
 		return fmt.Errorf("data set %q: %w", d.Name, err)
+	}
+	if d.Transductive && d.Task == NodeClassification {
+		labels := d.Graphs[0].NodeLabels
+		for _, part := range []struct {
+			name string
+			idx  []int
+		}{{"train", d.Split.Train}, {"val", d.Split.Val}, {"test", d.Split.Test}} {
+			for _, v := range part.idx {
+				if labels[v] == Unlabelled {
+					return fmt.Errorf("data set %q: the %s split holds node %d, which is unlabelled (-1)", d.Name, part.name, v)
+				}
+			}
+		}
 	}
 	return nil
 }

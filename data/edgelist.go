@@ -21,16 +21,18 @@ import (
 //   - nodes.csv (required): row i describes node i: its class label followed by any
 //     number of numeric node features, the same number on every row. A label is a 0-based
 //     class index: an integer (written "3" or "3.0") in [0, MaxClasses) and below the
-//     number of nodes; the data set has 1 + the largest label classes. There is no
-//     "unlabelled" marker: every node needs a label.
+//     number of nodes, or -1 for an unlabelled node (semi-supervised classification:
+//     the node takes part in message passing and attention, but in no split); the data
+//     set has 1 + the largest label classes.
 //   - edges.csv (required): one undirected edge per row: two node indices (0-based)
 //     followed by any number of numeric edge features, the same number on every row. Each
 //     edge is stored in both directions with its features; a self loop is stored once.
 //     The file may hold no edges: a graph of isolated nodes is valid.
 //   - train.csv, val.csv, test.csv (optional, all three or none): one node index per row.
 //     Each must list at least one node (an empty test split would report a test metric
-//     of 0), no file may list a node twice, and no node may be in two files. Without
-//     them the nodes are split 60/20/20 at random, drawn from seed.
+//     of 0), no file may list a node twice or an unlabelled node, and no node may be in
+//     two files. Without them the labelled nodes are split 60/20/20 at random, drawn
+//     from seed.
 //
 // Every file is read by the same rules. A UTF-8 byte order mark at the start of the file
 // is dropped (a UTF-16 file is an error). Blank lines and lines starting with '#' are
@@ -90,8 +92,22 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 	}
 	switch found {
 	case 0:
-		if d.Split, err = RandomSplit(n, 0.6, 0.2, seed); err != nil {
+		// The random split draws from the labelled nodes only.
+		var labelled []int
+		for v, y := range labels {
+			if y != Unlabelled {
+				labelled = append(labelled, v)
+			}
+		}
+		if d.Split, err = RandomSplit(len(labelled), 0.6, 0.2, seed); err != nil {
 			return nil, err
+		}
+		if len(labelled) < n {
+			for _, part := range []*[]int{&d.Split.Train, &d.Split.Val, &d.Split.Test} {
+				for i, k := range *part {
+					(*part)[i] = labelled[k]
+				}
+			}
 		}
 	case 3:
 		if err := checkDisjoint(parts, n); err != nil {
@@ -263,8 +279,11 @@ func (c *csvReader) float(fields []string, i int) (float32, error) {
 // "3.0") in [0, MaxClasses).
 func (c *csvReader) label(fields []string, i, node int) (int32, error) {
 	v, err := strconv.ParseFloat(fields[i], 64)
+	if err == nil && v == float64(Unlabelled) {
+		return Unlabelled, nil
+	}
 	if err != nil || !(v >= 0) || v != math.Trunc(v) {
-		return 0, c.errorf("node %d: field %d: label %q is not an integer ≥ 0", node, i+1, fields[i])
+		return 0, c.errorf("node %d: field %d: label %q is not an integer ≥ 0 (nor -1, unlabelled)", node, i+1, fields[i])
 	}
 	if v >= MaxClasses {
 		return 0, c.errorf("node %d: field %d: label %s is not below MaxClasses = %d (labels are 0-based class indices)", node, i+1, fields[i], MaxClasses)

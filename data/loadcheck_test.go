@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strings"
@@ -86,7 +87,7 @@ func TestLabelRange(t *testing.T) {
 		{"10⁶", "1,0\n0,1\n1e6,0\n2,1\n", []string{"nodes.csv:3", "node 2", "label 1e6", "MaxClasses"}},
 		{"2³¹", "1,0\n0,1\n1,0\n2147483648,1\n", []string{"nodes.csv:4", "node 3", "MaxClasses"}},
 		{"node count", "1,0\n# four nodes hold at most four classes\n4,1\n1,0\n2,1\n", []string{"nodes.csv:3", "node 1", "label 4", "node count 4"}},
-		{"minus one", "1,0\n-1,1\n1,0\n2,1\n", []string{"nodes.csv:2", "node 1", `"-1"`, "not an integer ≥ 0"}},
+		{"minus two", "1,0\n-2,1\n1,0\n2,1\n", []string{"nodes.csv:2", "node 1", `"-2"`, "not an integer ≥ 0 (nor -1, unlabelled)"}},
 		{"NaN", "1,0\nNaN,1\n1,0\n2,1\n", []string{"nodes.csv:2", "node 1", `"NaN"`}},
 		{"Inf", "1,0\n0,1\ninf,0\n2,1\n", []string{"nodes.csv:3", "node 2", "inf", "MaxClasses"}},
 	} {
@@ -143,7 +144,9 @@ func TestValidateLabelsAndSplits(t *testing.T) {
 		want   []string
 	}{
 		{"label = NumClasses", validNodeSet(), func(d *Dataset) { d.Graphs[0].NodeLabels[2] = 3 }, []string{`"v"`, "node 2 label 3", "[0, 3)"}},
-		{"label −1", validNodeSet(), func(d *Dataset) { d.Graphs[0].NodeLabels[4] = -1 }, []string{"node 4 label -1"}},
+		{"label −2", validNodeSet(), func(d *Dataset) { d.Graphs[0].NodeLabels[4] = -2 }, []string{"node 4 label -2"}},
+		{"unlabelled node in a split", validNodeSet(), func(d *Dataset) { d.Graphs[0].NodeLabels[4] = Unlabelled },
+			[]string{"split holds node 4", "unlabelled"}},
 		{"graph label = NumClasses", graphSet, func(*Dataset) {}, []string{`"g"`, "graph 2", "label 2", "[0, 2)"}},
 		{"NumClasses > MaxClasses", validNodeSet(), func(d *Dataset) { d.NumClasses = MaxClasses + 1 }, []string{"100001 classes", "MaxClasses = 100000"}},
 		{"no classes", validNodeSet(), func(d *Dataset) { d.NumClasses = 0 }, []string{"0 classes"}},
@@ -434,4 +437,39 @@ func FuzzReadSplitFile(f *testing.F) {
 			t.Fatalf("accepted split file fails validation: %v", err)
 		}
 	})
+}
+
+// Label -1 marks an unlabelled node: it stays in the graph, the random split leaves it
+// out (drawing from the labelled nodes only), and a split file naming it is refused.
+func TestUnlabelledNodesStayOutOfTheSplits(t *testing.T) {
+	var nodes strings.Builder
+	for v := range 40 {
+		y := v % 3
+		if v%4 == 1 {
+			y = -1
+		}
+		fmt.Fprintf(&nodes, "%d,%d\n", y, v)
+	}
+	d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": nodes.String()})), 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Graphs[0].NumNodes != 40 || d.NumClasses != 3 {
+		t.Fatalf("%d nodes, %d classes; want 40 and 3", d.Graphs[0].NumNodes, d.NumClasses)
+	}
+	total := 0
+	for _, part := range [][]int{d.Split.Train, d.Split.Val, d.Split.Test} {
+		for _, v := range part {
+			if v%4 == 1 {
+				t.Errorf("unlabelled node %d in a split", v)
+			}
+			total++
+		}
+	}
+	if total != 30 {
+		t.Errorf("the splits hold %d nodes, want the 30 labelled ones", total)
+	}
+	files := edgeListWith(map[string]string{"nodes.csv": nodes.String(), "train.csv": "0\n2\n", "val.csv": "3\n", "test.csv": "1\n"})
+	_, err = LoadEdgeListDir(writeEdgeListDir(t, files), 3)
+	wantError(t, "split file naming an unlabelled node", err, "test split holds node 1", "unlabelled")
 }

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -235,8 +236,10 @@ func fileStamp(path string) (string, error) {
 }
 
 // DataRoots returns the directories searched for data files, in order: opts.DataDir if
-// set, else $GEXPH_DATA if set, else ../shared/data relative to the working directory
-// and relative to the module root (the nearest directory above holding go.mod).
+// set, else $GEXPH_DATA if set, else ../shared/data relative to the working directory,
+// to the module root above it (the nearest directory holding go.mod), and to the module
+// root above the running program (a gexph binary built in the module's build/ finds
+// the data from any working directory).
 func DataRoots(opts LoadOptions) []string {
 	if opts.DataDir != "" {
 		return []string{opts.DataDir}
@@ -245,20 +248,29 @@ func DataRoots(opts LoadOptions) []string {
 		return []string{dir}
 	}
 	var roots []string
-	wd, err := os.Getwd()
-	if err != nil {
-		return nil
-	}
-	roots = append(roots, filepath.Join(wd, "..", "shared", "data"))
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			if r := filepath.Join(dir, "..", "shared", "data"); r != roots[0] {
-				roots = append(roots, r)
-			}
-			break
+	add := func(r string) {
+		if !slices.Contains(roots, r) {
+			roots = append(roots, r)
 		}
-		if filepath.Dir(dir) == dir {
-			break
+	}
+	moduleRoot := func(from string) {
+		for dir := from; ; dir = filepath.Dir(dir) {
+			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+				add(filepath.Join(dir, "..", "shared", "data"))
+				return
+			}
+			if filepath.Dir(dir) == dir {
+				return
+			}
+		}
+	}
+	if wd, err := os.Getwd(); err == nil {
+		add(filepath.Join(wd, "..", "shared", "data"))
+		moduleRoot(wd)
+	}
+	if exe, err := os.Executable(); err == nil {
+		if exe, err = filepath.EvalSymlinks(exe); err == nil {
+			moduleRoot(filepath.Dir(exe))
 		}
 	}
 	return roots
@@ -278,6 +290,6 @@ func findDataFile(name string, files []string, opts LoadOptions) (string, error)
 			tried = append(tried, p)
 		}
 	}
-	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, point GEXPH_DATA or LoadOptions.DataDir at the data root, or load the file by path",
+	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, give the data root with -data-dir (the gexph command), $GEXPH_DATA or LoadOptions.DataDir (Go), or load the file by path",
 		name, strings.Join(tried, ", "))
 }

@@ -2,6 +2,7 @@ package gexph
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -560,7 +561,18 @@ func (m *Model) addLabels(b *Batch, ds *data.Dataset, lossNodes []int, in *Input
 				weights[v] = 1
 			}
 		}
-		b.Labels, b.Weights = labels[:b.NumNodes], weights
+		// Unlabelled nodes (data.Unlabelled) weigh nothing in the loss and the
+		// metrics; the model sees class 0 in their place.
+		hostLabels := labels[:b.NumNodes]
+		if slices.Contains(hostLabels, data.Unlabelled) {
+			hostLabels = slices.Clone(hostLabels)
+			for v, y := range labels[:b.NumNodes] {
+				if y == data.Unlabelled {
+					labels[v], weights[v] = 0, 0
+				}
+			}
+		}
+		b.Labels, b.Weights = hostLabels, weights
 		in.Labels, in.Weights = i32Array(labels, np), f32Array(weights, np)
 		return
 	}

@@ -1,16 +1,19 @@
 package gexph
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/layers"
+	"sigs.k8s.io/yaml"
 )
 
 // Choices of the string-valued Config fields. Validate rejects any other value and lists
@@ -79,7 +82,7 @@ const (
 // with snake_case keys; Preset returns the paper's values for each data set.
 type Config struct {
 	// Preset names the preset the config started from ("" for a hand-built one).
-	Preset string `json:"preset,omitempty"`
+	Preset string `json:"preset"`
 
 	// Layers is the number of GPS layers.
 	Layers int `json:"layers"`
@@ -150,19 +153,19 @@ type Config struct {
 	// Loss is the training loss: cross-entropy|weighted-cross-entropy|bce|l1|mse, or ""
 	// for the task's default (cross-entropy for classes, bce for multi-label, l1 for
 	// regression).
-	Loss string `json:"loss,omitempty"`
+	Loss string `json:"loss"`
 
 	// KeepGathers keeps the per-edge keys, queries and values that Exphormer attention
 	// gathers for the backward pass instead of gathering them again there: a little
 	// faster, but those three [E, D] tensors per layer stay alive through the step
 	// (PATTERN's preset: 2.0 instead of 1.5 GB; Amazon Computers': 3.3 instead of 1.5 GB).
-	KeepGathers bool `json:"keep_gathers,omitempty"`
+	KeepGathers bool `json:"keep_gathers"`
 
 	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a
 	// transductive data set) taken from each split, in split order; 0 keeps them all.
-	MaxTrain int `json:"max_train,omitempty"`
-	MaxVal   int `json:"max_val,omitempty"`
-	MaxTest  int `json:"max_test,omitempty"`
+	MaxTrain int `json:"max_train"`
+	MaxVal   int `json:"max_val"`
+	MaxTest  int `json:"max_test"`
 }
 
 // Validate checks every field and returns an error naming the first bad one; an unknown
@@ -290,17 +293,87 @@ func ParseConfig(base Config, jsonText string) (Config, error) {
 	return cfg, nil
 }
 
-// LoadConfig reads a JSON config file on top of base (see ParseConfig).
+// LoadConfig reads a config file on top of base: YAML or JSON (JSON is YAML too) with
+// the fields of Config under their JSON names (see ParseConfig), the result.json of a
+// run (its "config" part), or a checkpoint (its config): "run exactly this again" is
+// one file.
 func LoadConfig(base Config, path string) (Config, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return Config{}, fmt.Errorf("config: %w", err)
 	}
-	cfg, err := ParseConfig(base, string(b))
+	if bytes.HasPrefix(b, []byte(checkpointMagic[:7])) {
+		info, err := ReadCheckpointInfo(path)
+		if err != nil {
+			return Config{}, fmt.Errorf("config: %w", err)
+		}
+		if err := info.Config.Validate(); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return info.Config, nil
+	}
+	js, err := yaml.YAMLToJSON(b)
+	if err != nil {
+		return Config{}, fmt.Errorf("%s: config: %w", path, err)
+	}
+	var run struct {
+		Config json.RawMessage `json:"config"`
+	}
+	if json.Unmarshal(js, &run) == nil && len(run.Config) > 0 {
+		js = run.Config // a result.json (or any record holding a config)
+	}
+	cfg, err := ParseConfig(base, string(js))
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: %w", path, err)
 	}
 	return cfg, nil
+}
+
+// ParseSetting applies one "key=value" override to cfg: key is a field's JSON name and
+// value a YAML scalar or flow collection (3, 0.01, true, gcn, [1, 2]), so
+// "-set lr=0.01 -set mpnn=gcn" reads as a researcher writes it. A value that begins
+// with '{' makes the whole setting a JSON object instead (see ParseConfig).
+func ParseSetting(cfg Config, setting string) (Config, error) {
+	text := strings.TrimSpace(setting)
+	if strings.HasPrefix(text, "{") {
+		return ParseConfig(cfg, text)
+	}
+	key, value, ok := strings.Cut(text, "=")
+	key = strings.TrimSpace(key)
+	if !ok || key == "" {
+		return Config{}, fmt.Errorf("config: setting %q: want key=value (e.g. layers=3) or a JSON object", setting)
+	}
+	value = strings.TrimSpace(value)
+	var js []byte
+	if f, err := strconv.ParseFloat(value, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+		// A number as Go reads it (YAML 1.1 would read 1e-3 as a string); an integral
+		// one is written as an integer so that integer fields take it.
+		js = strconv.AppendFloat(nil, f, 'g', -1, 64)
+		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+			js = strconv.AppendInt(nil, int64(f), 10)
+		}
+	} else if js, err = yaml.YAMLToJSON([]byte(value)); err != nil {
+		return Config{}, fmt.Errorf("config: setting %q: value: %w", setting, err)
+	}
+	obj, err := json.Marshal(map[string]json.RawMessage{key: js})
+	if err != nil {
+		return Config{}, fmt.Errorf("config: setting %q: %w", setting, err)
+	}
+	return ParseConfig(cfg, string(obj))
+}
+
+// ToYAML returns the config as YAML (the JSON names as keys, sorted), which LoadConfig
+// reads back to the same config.
+func (c Config) ToYAML() (string, error) {
+	js, err := json.Marshal(c)
+	if err != nil {
+		return "", fmt.Errorf("config: encoding: %w", err)
+	}
+	y, err := yaml.JSONToYAML(js)
+	if err != nil {
+		return "", fmt.Errorf("config: encoding YAML: %w", err)
+	}
+	return string(y), nil
 }
 
 // names converts a list of typed names to strings.

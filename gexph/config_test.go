@@ -14,8 +14,8 @@ import (
 
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
-	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "cora", "cs", "demo", "malnet-tiny",
-		"mnist", "ogbn-arxiv", "pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "physics", "scaling"}
+	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "cora", "cs", "demo", "graph", "malnet-tiny",
+		"mnist", "node", "ogbn-arxiv", "pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "physics", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)
 	}

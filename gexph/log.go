@@ -1,13 +1,13 @@
 package gexph
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
-	"strings"
+	"time"
 
-	"github.com/gexph/gexph/internal/atomicfile"
+	"github.com/schollz/progressbar/v3"
 )
 
 // EpochStats are the statistics of one training epoch; the JSON log holds one per line.
@@ -36,17 +36,29 @@ type EpochStats struct {
 }
 
 // progress writes the human-readable progress of a run to an io.Writer: one line per
-// epoch, and on a terminal a bar that advances during the epoch.
+// epoch and per phase; during an epoch, on a terminal a progress bar (steps, steps per
+// second, elapsed time and the epoch's ETA, the running loss and the run's ETA), and
+// elsewhere (a log file, a pipe) a plain line every progressEvery.
 type progress struct {
 	w        io.Writer
 	terminal bool
 	metric   string
 	epochs   int
-	barShown bool
+	// bar is the current epoch's bar (terminals only); lastLine the time of the last
+	// plain progress line.
+	bar      *progressbar.ProgressBar
+	lastLine time.Time
+	// epochSecs accumulates the seconds of the epochs run so far, for the run's ETA.
+	epochSecs float64
+	epochsRun int
 }
 
+// progressEvery is the interval of the plain progress lines written where no terminal
+// shows a bar.
+const progressEvery = 10 * time.Second
+
 func newProgress(w io.Writer, metric string, epochs int) *progress {
-	p := &progress{w: w, metric: metric, epochs: epochs}
+	p := &progress{w: w, metric: metric, epochs: epochs, lastLine: time.Now()}
 	if f, ok := w.(*os.File); ok {
 		if st, err := f.Stat(); err == nil && st.Mode()&os.ModeCharDevice != 0 {
 			p.terminal = true
@@ -64,27 +76,77 @@ func (p *progress) printf(format string, args ...any) {
 	fmt.Fprintf(p.w, format+"\n", args...)
 }
 
-// step redraws the bar after done of total training steps of epoch (terminals only).
-func (p *progress) step(epoch, done, total int) {
-	if p.w == nil || !p.terminal || total <= 1 {
+// phase names what the run does now (loading, building, compiling, evaluating).
+func (p *progress) phase(format string, args ...any) {
+	p.printf("· "+format, args...)
+}
+
+// step reports done of total training steps of epoch, and the running training loss.
+func (p *progress) step(epoch, done, total int, loss float64, started time.Time) {
+	if p.w == nil || total <= 1 {
 		return
 	}
-	const width = 30
-	fill := done * width / total
-	fmt.Fprintf(p.w, "\r  epoch %*d/%d [%s%s] %d/%d", digits(p.epochs), epoch, p.epochs,
-		strings.Repeat("=", fill), strings.Repeat(" ", width-fill), done, total)
-	p.barShown = true
+	desc := fmt.Sprintf("epoch %*d/%d  loss %.4f%s", digits(p.epochs), epoch, p.epochs, loss, p.runETA(epoch, done, total, started))
+	if p.terminal {
+		if p.bar == nil {
+			p.bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(p.w), progressbar.OptionSetWidth(24),
+				progressbar.OptionShowCount(), progressbar.OptionShowIts(), progressbar.OptionSetItsString("steps"),
+				progressbar.OptionSetPredictTime(true), progressbar.OptionSetElapsedTime(true),
+				progressbar.OptionThrottle(100*time.Millisecond), progressbar.OptionClearOnFinish())
+		}
+		p.bar.Describe(desc)
+		p.bar.Set(done)
+		return
+	}
+	if time.Since(p.lastLine) < progressEvery {
+		return
+	}
+	p.lastLine = time.Now()
+	el := time.Since(started).Seconds()
+	rate := float64(done) / math.Max(el, 1e-9)
+	fmt.Fprintf(p.w, "%s | step %d/%d, %.2f steps/s, epoch ETA %s\n", desc, done, total, rate, fmtSeconds(float64(total-done)/math.Max(rate, 1e-9)))
+}
+
+// runETA estimates the rest of the run from the epochs so far (or, in the first, from
+// this epoch's progress).
+func (p *progress) runETA(epoch, done, total int, started time.Time) string {
+	per := 0.0
+	switch {
+	case p.epochsRun > 0:
+		per = p.epochSecs / float64(p.epochsRun)
+	case done > 0:
+		per = time.Since(started).Seconds() * float64(total) / float64(done)
+	default:
+		return ""
+	}
+	left := per*float64(p.epochs-epoch) + per*float64(total-done)/float64(max(total, 1))
+	return ", run ETA " + fmtSeconds(left)
+}
+
+// fmtSeconds formats a duration in seconds as 42s, 3m05s or 2h07m.
+func fmtSeconds(s float64) string {
+	d := time.Duration(s * float64(time.Second)).Round(time.Second)
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%ds", int(d.Seconds()))
+	case d < time.Hour:
+		return fmt.Sprintf("%dm%02ds", int(d.Minutes()), int(d.Seconds())%60)
+	default:
+		return fmt.Sprintf("%dh%02dm", int(d.Hours()), int(d.Minutes())%60)
+	}
 }
 
 func (p *progress) clearBar() {
-	if p.barShown {
-		fmt.Fprint(p.w, "\r\033[K")
-		p.barShown = false
+	if p.bar != nil {
+		p.bar.Finish()
+		p.bar = nil
 	}
 }
 
 // epoch writes the line of one finished epoch.
 func (p *progress) epoch(s EpochStats) {
+	p.epochSecs += s.Seconds
+	p.epochsRun++
 	test := ""
 	if s.TestMetric != nil {
 		test = fmt.Sprintf(" | test %s %.4f", p.metric, *s.TestMetric)
@@ -99,16 +161,3 @@ func (p *progress) epoch(s EpochStats) {
 }
 
 func digits(n int) int { return len(fmt.Sprint(n)) }
-
-// writeHistory rewrites the JSON-lines log of the epochs atomically.
-func writeHistory(path string, history []EpochStats) error {
-	return atomicfile.Write(path, func(w io.Writer) error {
-		enc := json.NewEncoder(w)
-		for _, s := range history {
-			if err := enc.Encode(s); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}

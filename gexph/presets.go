@@ -19,7 +19,7 @@ func baseConfig() Config {
 		ExpanderDegree: 6, ExpanderAlgorithm: ExpanderStandard, VirtualNodes: 1,
 		Norm: layers.NormBatch, Pooling: layers.PoolMean, HeadLayers: 3,
 		BatchSize: 32, LearningRate: 1e-3, WeightDecay: 1e-5,
-		Epochs: 100, WarmupEpochs: 5, GradClip: 1,
+		Epochs: 100, WarmupEpochs: 5, GradClip: 1, Seed: 1,
 		Metric: MetricAccuracy,
 	}
 }
@@ -133,6 +133,17 @@ func presetTable() map[string]Config {
 	add("scaling", func(c *Config) {
 		transductive(2, 16, 3, 0, 1e-3)(c)
 		c.WarmupEpochs = 0
+	})
+	// node and graph: generic starting points for a researcher's own data, which has no
+	// preset of its name: node classification on one graph (the transductive
+	// architecture: GCN + Exphormer, 3 layers of width 64, 100 epochs) and graph-level
+	// tasks (GatedGCN + Exphormer, 4 layers of width 64, mean pooling, 100 epochs). The
+	// command takes "node" for a data set loaded by path.
+	add("node", transductive(3, 64, 100, 0.3, 1e-3))
+	add("graph", func(c *Config) {
+		c.Layers, c.HiddenDim, c.Heads = 4, 64, 4
+		c.Dropout, c.AttnDropout = 0.1, 0.1
+		c.BatchSize, c.Epochs = 32, 100
 	})
 	// demo: a small PATTERN model on a subset, for a run of a few minutes on a laptop.
 	add("demo", func(c *Config) {

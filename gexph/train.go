@@ -52,6 +52,9 @@ type TrainOptions struct {
 	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
 	// default to the Config's Seed and MaxTrain/MaxVal/MaxTest).
 	Data data.LoadOptions
+	// TensorBoardDir, if set, receives a TensorBoard event file with the per-epoch
+	// scalars (losses, metrics, learning rate, seconds).
+	TensorBoardDir string
 }
 
 // Result summarises a training run. The JSON names are stable.
@@ -79,6 +82,11 @@ type Result struct {
 	EarlyStopped bool `json:"early_stopped"`
 	// Backend is the backend spec used.
 	Backend string `json:"backend"`
+	// Seed is the seed the run used (Config.Seed).
+	Seed uint64 `json:"seed"`
+	// Version is the toolkit's version: the module version and the commit it was built
+	// from, where the build recorded them (see Version).
+	Version string `json:"version"`
 	// Config is the run's configuration.
 	Config Config `json:"config"`
 	// History holds every epoch's statistics.
@@ -87,15 +95,23 @@ type Result struct {
 
 // LearningRate returns the learning rate of epoch (0-based) under cfg's schedule, as
 // GraphGPS's cosine_with_warmup stepped once per epoch: a linear warm-up
-// lr·max(10⁻⁶, e/W) over the first W = WarmupEpochs epochs, then a half cosine
+// lr·max(10⁻⁶, e/W) over the first W = WarmupEpochs(cfg) epochs, then a half cosine
 // lr·½(1 + cos(π·(e − W)/(Epochs − W))) towards 0.
 func LearningRate(cfg Config, epoch int) float64 {
-	w := cfg.WarmupEpochs
+	w := WarmupEpochs(cfg)
 	if epoch < w {
 		return cfg.LearningRate * math.Max(1e-6, float64(epoch)/float64(max(1, w)))
 	}
 	progress := float64(epoch-w) / float64(max(1, cfg.Epochs-w))
 	return cfg.LearningRate * math.Max(0, 0.5*(1+math.Cos(math.Pi*progress)))
+}
+
+// WarmupEpochs returns the warm-up a run of cfg uses: Config.WarmupEpochs, shortened to
+// half the run when the run is shorter than twice the warm-up (a 2-epoch run of a
+// preset with 5 warm-up epochs would otherwise train at a learning rate of 10⁻⁶ and
+// learn nothing). Train says so when it shortens it.
+func WarmupEpochs(cfg Config) int {
+	return min(cfg.WarmupEpochs, cfg.Epochs/2)
 }
 
 // subsetSplit returns ds with its split cut to cfg's MaxTrain/MaxVal/MaxTest (a shallow
@@ -233,6 +249,9 @@ func (c *collector) add(out []float32, b *Batch, rows []int, loss, weight float6
 	c.wSum += weight
 	for _, r := range rows {
 		row := out[r*k : (r+1)*k]
+		if b.Labels != nil && b.Labels[r] == data.Unlabelled {
+			continue
+		}
 		if b.Labels != nil {
 			c.label = append(c.label, b.Labels[r])
 			c.pred = append(c.pred, predictClass(row))
@@ -438,7 +457,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 				sumW += float64(w)
 			}
 			c.add(out, b, allRows(b.Rows), l, sumW)
-			prog.step(epoch, bi+1, len(batches))
+			prog.step(epoch, bi+1, len(batches), c.loss(), start)
 		}
 		examples = len(order)
 	}
@@ -478,15 +497,17 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	if len(ds.Split.Train) == 0 || len(ds.Split.Val) == 0 {
 		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))
 	}
+	prog := newProgress(opts.Log, cfg.Metric, cfg.Epochs)
+	prog.phase("building the model")
 	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding})
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
-	prog := newProgress(opts.Log, cfg.Metric, cfg.Epochs)
 	prog.printf("gexph: %s, preset %q: %d parameters, backend %s", ds.Name, cfg.Preset, m.ParamCount(), m.Backend())
 	if m.pe != nil && !m.spec.transductive {
 		all := append(append(append([]int(nil), ds.Split.Train...), ds.Split.Val...), ds.Split.Test...)
+		prog.phase("positional encodings of %d graphs", len(all))
 		if err := m.pe.precompute(ds, all, numWorkers()); err != nil {
 			return nil, err
 		}
@@ -537,7 +558,16 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			prog.printf("resuming after epoch %d", info.Epoch)
 		}
 	}
-	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(), Config: cfg}
+	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(),
+		Seed: cfg.Seed, Version: Version(), Config: cfg}
+	if w := WarmupEpochs(cfg); w != cfg.WarmupEpochs {
+		prog.printf("warm-up shortened from %d to %d epochs for a run of %d epochs", cfg.WarmupEpochs, w, cfg.Epochs)
+	}
+	logs, err := openRunLogs(opts, info, cfg, ds.Name)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	defer logs.Close()
 	finish := func() *Result {
 		res.Epochs, res.BestEpoch, res.History = info.Epoch, info.BestEpoch, info.History
 		if info.BestEpoch > 0 {
@@ -551,6 +581,9 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		return res
 	}
 	ran := 0
+	if info.Epoch < cfg.Epochs {
+		prog.phase("compiling and training (expanders are drawn as batches are built)")
+	}
 	for epoch := info.Epoch + 1; epoch <= cfg.Epochs; epoch++ {
 		if opts.StopAfter > 0 && ran >= opts.StopAfter {
 			break
@@ -573,7 +606,8 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			return finish(), fmt.Errorf("train: %w", err)
 		}
 		// A transductive graph scores every node in one pass: validation and test come
-		// together (the test metric is still recorded only at a new best validation).
+		// together, and the test metric is logged every epoch (of graph data sets, only
+		// at a new best validation, when it is computed).
 		splits := []string{"val"}
 		if m.spec.transductive && len(ds.Split.Test) > 0 {
 			splits = append(splits, "test")
@@ -584,12 +618,14 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		}
 		st := EpochStats{Epoch: epoch, TrainLoss: trainLoss, TrainMetric: trainMetric, ValLoss: val[0].Loss,
 			ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(examples) / math.Max(trainSecs, 1e-9)}
+		if len(val) > 1 {
+			st.TestMetric = &val[1].Metric
+		}
 		if info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal) {
 			st.Best = true
 			info.BestEpoch, info.BestVal = epoch, st.ValMetric
 			switch {
 			case len(val) > 1:
-				st.TestMetric = &val[1].Metric
 			case len(ds.Split.Test) > 0:
 				test, err := m.evaluate(ds, []string{"test"})
 				if err != nil {
@@ -616,9 +652,9 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			if err := saveCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile), info, m.store); err != nil {
 				return finish(), fmt.Errorf("train: %w", err)
 			}
-			if err := writeHistory(filepath.Join(opts.OutDir, LogFile), info.History); err != nil {
-				return finish(), fmt.Errorf("train: %w", err)
-			}
+		}
+		if err := logs.epoch(st); err != nil {
+			return finish(), fmt.Errorf("train: %w", err)
 		}
 	}
 	finish()
@@ -644,25 +680,34 @@ func sameDataset(ck CheckpointInfo, name, fingerprint string) error {
 	return nil
 }
 
-// TrainFromSpec loads the data set named by spec with data.Load (opts.Data; its Seed
-// and generated split sizes default to cfg.Seed and cfg.MaxTrain/MaxVal/MaxTest) and
-// trains cfg on it with Train.
+// TrainFromSpec loads the data set named by spec with data.Load (opts.Data, completed
+// by DataOptions) and trains cfg on it with Train.
 func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptions) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	lo := opts.Data
+	if opts.Log != nil {
+		fmt.Fprintf(opts.Log, "· loading data set %s\n", spec)
+	}
+	ds, err := data.Load(spec, DataOptions(cfg, opts.Data))
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return Train(ctx, cfg, ds, opts)
+}
+
+// DataOptions completes lo for a run of cfg, as TrainFromSpec does: the seed of random
+// splits and generated data defaults to cfg.Seed, and generated split sizes to
+// cfg.MaxTrain/MaxVal/MaxTest. Load a data set with it to evaluate a checkpoint on the
+// data it was trained on.
+func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
 	if lo.Seed == 0 {
 		lo.Seed = cfg.Seed
 	}
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
 	}
-	ds, err := data.Load(spec, lo)
-	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
-	}
-	return Train(ctx, cfg, ds, opts)
+	return lo
 }
 
 // EvalResult holds the loss and metric of every split of an evaluation.
@@ -683,27 +728,12 @@ type EvalResult struct {
 // Evaluate loads the checkpoint at path (e.g. OutDir/best.ckpt) and evaluates its model
 // on the train, validation and test splits of ds (cut as the checkpoint's config says).
 func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions) (*EvalResult, error) {
-	ck, err := readCheckpoint(path)
-	if err != nil {
-		return nil, err
-	}
-	if ds == nil {
-		return nil, errors.New("evaluate: nil data set")
-	}
-	if err := ds.Validate(); err != nil {
-		return nil, fmt.Errorf("evaluate: %w", err)
-	}
-	cfg := ck.info.Config
-	ds = subsetSplit(ds, &cfg)
-	m, err := NewModelWithOptions(cfg, ds, opts)
+	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
-	if err := ck.restore(m.store); err != nil {
-		return nil, err
-	}
-	m.weightsChanged()
+	cfg := ck.info.Config
 	out := &EvalResult{Dataset: ds.Name, Metric: cfg.Metric, Epoch: ck.info.Epoch, Params: m.ParamCount()}
 	for _, s := range []struct {
 		name string

@@ -235,13 +235,20 @@ func TestOutputFilesAndEvaluate(t *testing.T) {
 	if !strings.Contains(log.String(), "parameters") || !strings.Contains(log.String(), "epoch 1/2") || !strings.Contains(log.String(), "epoch 2/2") {
 		t.Errorf("progress output:\n%s", log.String())
 	}
-	f, err := os.Open(filepath.Join(dir, "log.jsonl"))
+	f, err := os.Open(filepath.Join(dir, LogFile))
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
 	lines := 0
 	for sc := bufio.NewScanner(f); sc.Scan(); lines++ {
+		if lines == 0 { // the header: what the run is
+			var h LogHeader
+			if err := json.Unmarshal(sc.Bytes(), &h); err != nil || h.Metric != cfg.Metric || h.Dataset != ds.Name || h.Config.Layers != cfg.Layers || h.Seed != cfg.Seed {
+				t.Errorf("log header %+v (%v), want the run's data set, metric, seed and config", h, err)
+			}
+			continue
+		}
 		var m map[string]any
 		if err := json.Unmarshal(sc.Bytes(), &m); err != nil {
 			t.Fatal(err)
@@ -252,8 +259,16 @@ func TestOutputFilesAndEvaluate(t *testing.T) {
 			}
 		}
 	}
-	if lines != 2 {
-		t.Errorf("log.jsonl has %d lines, want 2", lines)
+	if lines != 3 {
+		t.Errorf("log.jsonl has %d lines, want a header and 2 epochs", lines)
+	}
+	csvBytes, err := os.ReadFile(filepath.Join(dir, CSVLogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := strings.Split(strings.TrimSpace(string(csvBytes)), "\n")
+	if len(rows) != 3 || !strings.HasPrefix(rows[0], "epoch,train_loss,") || !strings.HasPrefix(rows[2], "2,") {
+		t.Errorf("log.csv:\n%s\nwant a header row and 2 epochs", csvBytes)
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "result.json"))
 	if err != nil {
@@ -263,7 +278,7 @@ func TestOutputFilesAndEvaluate(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, key := range []string{"dataset", "preset", "params", "epochs", "best_epoch", "val_metric", "test_metric", "metric", "seconds"} {
+	for _, key := range []string{"dataset", "preset", "params", "epochs", "best_epoch", "val_metric", "test_metric", "metric", "seconds", "seed", "version"} {
 		if _, ok := m[key]; !ok {
 			t.Errorf("result.json lacks %q", key)
 		}

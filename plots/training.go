@@ -23,7 +23,8 @@ import (
 const maxLogLine = 1 << 20
 
 // ReadTrainingLog reads a JSON-lines training log, such as the one gexph.Train
-// writes: one JSON object per line (blank lines are skipped) with fields like
+// writes: one JSON object per line (blank lines, and a header line holding a "config"
+// object, are skipped) with fields like
 // epoch, train_loss, train_metric, val_loss, val_metric, lr, seconds and
 // examples_per_sec. Each line becomes one record of its numeric fields; true and
 // false become 1 and 0, and null, strings, arrays and objects are left out, so a
@@ -50,6 +51,9 @@ func readTrainingLog(r io.Reader, name string) ([]map[string]float64, error) {
 		if len(text) == 0 {
 			continue
 		}
+		if isRunHeader(text) {
+			continue
+		}
 		rec, err := decodeRecord(text)
 		if err != nil {
 			return nil, fmt.Errorf("plots: %s:%d: %w", name, line, err)
@@ -63,6 +67,43 @@ func readTrainingLog(r io.Reader, name string) ([]map[string]float64, error) {
 		return nil, fmt.Errorf("plots: %s:%d: %w", name, line+1, err)
 	}
 	return records, nil
+}
+
+// RunHeader is what ReadRunHeader takes from the first line of a run's log (gexph's
+// LogHeader): the data set, preset, metric name and seed, for labels.
+type RunHeader struct {
+	Dataset string `json:"dataset"`
+	Preset  string `json:"preset"`
+	Metric  string `json:"metric"`
+	Seed    uint64 `json:"seed"`
+}
+
+// ReadRunHeader returns the header line of the training log at path; a log without one
+// gives a zero RunHeader and no error.
+func ReadRunHeader(path string) (RunHeader, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return RunHeader{}, fmt.Errorf("plots: reading training log: %w", err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLogLine)
+	var h RunHeader
+	if sc.Scan() && isRunHeader(bytes.TrimSpace(sc.Bytes())) {
+		if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
+			return RunHeader{}, fmt.Errorf("plots: %s:1: %w", path, err)
+		}
+	}
+	return h, sc.Err()
+}
+
+// isRunHeader tells a log's header line (an object with a "config" object) from an
+// epoch line.
+func isRunHeader(text []byte) bool {
+	var probe struct {
+		Config json.RawMessage `json:"config"`
+	}
+	return bytes.HasPrefix(text, []byte("{")) && json.Unmarshal(text, &probe) == nil && bytes.HasPrefix(bytes.TrimSpace(probe.Config), []byte("{"))
 }
 
 // decodeRecord decodes one JSON object into its numeric (and boolean) fields.

@@ -30,7 +30,8 @@ func TestDecodeStrictRefusesWhatEncodingJSONWouldAccept(t *testing.T) {
 		{`{"layers":1} x`, "after the JSON value"},
 		{`{"Layers":1}`, `did you mean "layers"`},
 		{`{"opt":{"Rate":1}}`, `"Rate" in opt`},
-		{`{"layer":1}`, `unknown field "layer"`},
+		{`{"layer":1}`, `unknown field "layer"; did you mean "layers"?`},
+		{`{"zzzzzzzz":1}`, `valid fields: Plain, layers, opt`},
 		{`{"layers":`, "unexpected EOF"},
 	} {
 		var v outer

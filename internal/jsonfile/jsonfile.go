@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"reflect"
+	"sort"
 	"strings"
 
 	"github.com/gexph/gexph/internal/atomicfile"
@@ -44,7 +45,7 @@ func DecodeStrict(text string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return err
+		return suggestField(err, reflect.TypeOf(v))
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
@@ -120,4 +121,58 @@ func inObject(path string) string {
 		return ""
 	}
 	return " in " + path
+}
+
+// suggestField adds to an unknown-field error of encoding/json the closest field name of
+// t (by edit distance, when close enough to be a typo) or else the list of valid names.
+func suggestField(err error, t reflect.Type) error {
+	msg := err.Error()
+	const prefix = `json: unknown field "`
+	if !strings.HasPrefix(msg, prefix) {
+		return err
+	}
+	key := strings.TrimSuffix(strings.TrimPrefix(msg, prefix), `"`)
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if t.Kind() != reflect.Struct {
+		return err
+	}
+	fields := map[string]reflect.Type{}
+	collectFields(t, fields)
+	names := make([]string, 0, len(fields))
+	for name := range fields {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	best, bestDist := "", len(key)/3+2
+	for _, name := range names {
+		if d := editDistance(strings.ToLower(key), strings.ToLower(name)); d < bestDist {
+			best, bestDist = name, d
+		}
+	}
+	if best != "" {
+		return fmt.Errorf("%w; did you mean %q?", err, best)
+	}
+	return fmt.Errorf("%w; valid fields: %s", err, strings.Join(names, ", "))
+}
+
+// editDistance is the Levenshtein distance between a and b (bytes).
+func editDistance(a, b string) int {
+	prev, cur := make([]int, len(b)+1), make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -24,7 +24,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+	"slices"
 	"sort"
+	"strings"
 
 	"github.com/gexph/gexph/gexph"
 )
@@ -44,6 +47,11 @@ func commands() map[string]command {
 		"spectral":  {"spectral analysis of a graph read from an edge list", runSpectral, false},
 		"data":      {"statistics of a data set", runData, false},
 		"train":     {"train and evaluate a model", runTrain, true},
+		"eval":      {"evaluate a checkpoint on a data set's splits", runEval, true},
+		"predict":   {"write a checkpoint's predictions (classes and probabilities) as CSV", runPredict, true},
+		"export":    {"export a checkpoint's weights as safetensors (readable from PyTorch)", runExport, false},
+		"plot":      {"plot the training curves of runs (seeds as mean ± band)", runPlot, false},
+		"config":    {"print a preset's config (with overrides) as YAML to edit and pass to -config", runConfig, false},
 		"bench":     {"benchmark expanders and training steps", runBench, true},
 		"reproduce": {"run a suite of the paper's experiments and write RESULTS.md", runReproduce, true},
 		"repl":      {"an interactive Go interpreter with gexph's packages", runREPL, true},
@@ -69,9 +77,26 @@ func main() {
 	if len(os.Args) > 1 {
 		if cmd, ok := commands()[os.Args[1]]; ok && cmd.computes && !isHelp(os.Args[2:]) {
 			gexph.SetupRuntime()
+			if exp, ok := buildSetting("GOEXPERIMENT"); ok && !slices.Contains(strings.Split(exp, ","), "simd") || !ok {
+				fmt.Fprintln(os.Stderr, "gexph: warning: built without GOEXPERIMENT=simd, which makes the go backend about 4× slower; build with `make build`")
+			}
 		}
 	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// buildSetting returns a setting the build recorded in the binary (go version -m).
+func buildSetting(key string) (string, bool) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "", false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == key {
+			return s.Value, true
+		}
+	}
+	return "", false
 }
 
 // isHelp tells whether a command's arguments ask for its help only.

@@ -2,56 +2,111 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/gexph/gexph/gexph"
 )
 
-func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR [-preset NAME] [-epochs N] [-seed S] [-backend B] [-out DIR] [-json]", stderr)
-	df := addDataFlags(fs, "pattern")
-	preset := fs.String("preset", "", "hyperparameter preset ("+strings.Join(gexph.PresetNames(), ", ")+"); default: the data set's name")
-	configFile := fs.String("config", "", "JSON file of config fields overriding the preset")
-	set := fs.String("set", "", `JSON object of config fields overriding the preset and -config, e.g. '{"layers":3}'`)
-	epochs := fs.Int("epochs", 0, "training epochs (0: the preset's)")
-	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits (0: the preset's)")
-	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
-	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: none on the go backend, pow2 for batches of graphs on XLA)")
-	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl) and result.json")
-	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt")
-	asJSON := fs.Bool("json", false, "print the final result as one JSON object (without the per-epoch history)")
-	quiet := fs.Bool("quiet", false, "no per-epoch progress lines")
-	if err := parseFlags(fs, args, 0); err != nil {
-		return err
+// settingsFlag collects the repeatable -set flag: key=value pairs or JSON objects,
+// applied in order.
+type settingsFlag []string
+
+func (s *settingsFlag) String() string     { return strings.Join(*s, " ") }
+func (s *settingsFlag) Set(v string) error { *s = append(*s, v); return nil }
+
+// configFlags are the flags that make a config: a preset, a config file and overrides.
+type configFlags struct {
+	preset, config *string
+	set            *settingsFlag
+}
+
+func addConfigFlags(fs *flag.FlagSet) configFlags {
+	c := configFlags{
+		preset: fs.String("preset", "", "hyperparameter preset ("+strings.Join(gexph.PresetNames(), ", ")+"); default: the data set's name"),
+		config: fs.String("config", "", "config file overriding the preset: YAML or JSON (as `gexph config` prints), a run's result.json or a checkpoint"),
+		set:    new(settingsFlag),
 	}
-	if *epochs < 0 {
-		return fmt.Errorf("-epochs %d: want a positive number of epochs (0 for the preset's)", *epochs)
-	}
-	name := *preset
+	fs.Var(c.set, "set", "override one config field, key=value (e.g. -set layers=3 -set lr=0.01; repeatable), or a JSON object")
+	return c
+}
+
+// load returns the config of the flags for the data set spec.
+func (c configFlags) load(spec string) (gexph.Config, error) {
+	name := *c.preset
 	if name == "" {
-		name = strings.ToLower(*df.spec)
-		if !slices.Contains(gexph.PresetNames(), name) {
-			return fmt.Errorf("-preset is required for data set %q (presets: %s)", *df.spec, strings.Join(gexph.PresetNames(), ", "))
+		name = strings.ToLower(spec)
+		if i := strings.Index(name, ":"); i > 0 && name[:i] == "planted" {
+			name = "scaling"
+		} else if !slices.Contains(gexph.PresetNames(), name) {
+			switch {
+			case *c.config != "":
+				name = "node" // the config file's fields go on top
+			case strings.Contains(name, ":"):
+				// Files loaded by path (npz:, ogb:, edgelist:) hold node classification.
+				name = "node"
+				fmt.Fprintf(os.Stderr, "gexph: data set %s has no preset of its name: using the generic preset \"node\" (-preset chooses another)\n", spec)
+			default:
+				return gexph.Config{}, fmt.Errorf("-preset is required for data set %q (presets: %s)", spec, strings.Join(gexph.PresetNames(), ", "))
+			}
 		}
 	}
 	cfg, err := gexph.Preset(name)
 	if err != nil {
+		return gexph.Config{}, err
+	}
+	if *c.config != "" {
+		if cfg, err = gexph.LoadConfig(cfg, *c.config); err != nil {
+			return gexph.Config{}, err
+		}
+	}
+	for _, s := range *c.set {
+		if cfg, err = gexph.ParseSetting(cfg, s); err != nil {
+			return gexph.Config{}, fmt.Errorf("-set %s: %w", s, err)
+		}
+	}
+	return cfg, nil
+}
+
+func runTrain(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("train", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
+	df := addDataFlags(fs, "pattern")
+	cf := addConfigFlags(fs)
+	epochs := fs.Int("epochs", 0, "training epochs (0: the config's)")
+	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits (0: the config's, 1 in every preset)")
+	seeds := fs.String("seeds", "", "comma-separated seeds: one run per seed (in OUT/seed-S with -out) and their mean ± std")
+	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: none on the go backend, pow2 for batches of graphs on XLA)")
+	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl, log.csv) and result.json")
+	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt")
+	force := fs.Bool("force", false, "start afresh in an -out directory that holds a run")
+	tensorboard := fs.String("tensorboard", "", "also write TensorBoard scalars (an event file) to this directory")
+	asJSON := fs.Bool("json", false, "print the final result as one JSON object (without the per-epoch history)")
+	quiet := fs.Bool("quiet", false, "no progress output")
+	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *configFile != "" {
-		if cfg, err = gexph.LoadConfig(cfg, *configFile); err != nil {
-			return err
-		}
+	if *epochs < 0 {
+		return fmt.Errorf("-epochs %d: want a positive number of epochs (0 for the config's)", *epochs)
 	}
-	if *set != "" {
-		if cfg, err = gexph.ParseConfig(cfg, *set); err != nil {
-			return fmt.Errorf("-set: %w", err)
-		}
+	if *resume && *force {
+		return errors.New("-resume and -force exclude each other")
+	}
+	if *resume && *out == "" {
+		return fmt.Errorf("-resume needs -out (the directory holding last.ckpt)")
+	}
+	cfg, err := cf.load(*df.spec)
+	if err != nil {
+		return err
 	}
 	if *epochs > 0 {
 		cfg.Epochs = *epochs
@@ -59,30 +114,157 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if *seed != 0 {
 		cfg.Seed = *seed
 	}
-	if *resume && *out == "" {
-		return fmt.Errorf("-resume needs -out (the directory holding last.ckpt)")
+	seedList, err := parseSeeds(*seeds, *seed)
+	if err != nil {
+		return err
 	}
-	opts := gexph.TrainOptions{OutDir: *out, Backend: *backend, Padding: *padding, Resume: *resume, Data: df.options(0)}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Data: df.options(0), TensorBoardDir: *tensorboard}
 	if !*quiet {
 		opts.Log = stderr
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := gexph.TrainFromSpec(ctx, *df.spec, cfg, opts)
+	if seedList == nil {
+		if err := checkOutDir(*out, *resume, *force); err != nil {
+			return err
+		}
+		opts.OutDir = *out
+		res, err := gexph.TrainFromSpec(ctx, *df.spec, cfg, opts)
+		if err != nil {
+			return err
+		}
+		if *asJSON {
+			short := *res
+			short.History = nil
+			return writeJSON(stdout, short)
+		}
+		printResult(stdout, res, *out)
+		return nil
+	}
+	var results []*gexph.Result
+	for _, s := range seedList {
+		c := cfg
+		c.Seed = s
+		o := opts
+		if *out != "" {
+			o.OutDir = filepath.Join(*out, fmt.Sprintf("seed-%d", s))
+			if err := checkOutDir(o.OutDir, *resume, *force); err != nil {
+				return err
+			}
+		}
+		if o.TensorBoardDir != "" {
+			o.TensorBoardDir = filepath.Join(o.TensorBoardDir, fmt.Sprintf("seed-%d", s))
+		}
+		res, err := gexph.TrainFromSpec(ctx, *df.spec, c, o)
+		if err != nil {
+			return fmt.Errorf("seed %d: %w", s, err)
+		}
+		results = append(results, res)
+		if !*asJSON {
+			fmt.Fprintf(stdout, "seed %-4d val %s %.4f  test %s %.4f  (%d epochs, %.1fs)\n", s, res.Metric, res.ValMetric, res.Metric, res.TestMetric, res.Epochs, res.Seconds)
+		}
+	}
+	agg := gexph.Aggregate(results)
+	if *out != "" {
+		if err := gexph.WriteAggregate(filepath.Join(*out, gexph.AggregateFile), agg); err != nil {
+			return err
+		}
+	}
+	if *asJSON {
+		return writeJSON(stdout, agg)
+	}
+	fmt.Fprintf(stdout, "%d seeds      val %s %.4f ± %.4f  test %s %.4f ± %.4f\n", len(results), agg.Metric, agg.ValMetric.Mean, agg.ValMetric.Std, agg.Metric, agg.TestMetric.Mean, agg.TestMetric.Std)
+	if *out != "" {
+		fmt.Fprintf(stdout, "outputs      %s (seed-*/, %s)\n", *out, gexph.AggregateFile)
+	}
+	return nil
+}
+
+// parseSeeds reads -seeds ("" → nil: one run); it excludes -seed.
+func parseSeeds(list string, seed uint64) ([]uint64, error) {
+	if list == "" {
+		return nil, nil
+	}
+	if seed != 0 {
+		return nil, errors.New("-seed and -seeds exclude each other")
+	}
+	var out []uint64
+	for _, f := range strings.Split(list, ",") {
+		s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
+		if err != nil || s == 0 {
+			return nil, fmt.Errorf("-seeds %s: %q is not a seed (a positive integer)", list, f)
+		}
+		if slices.Contains(out, s) {
+			return nil, fmt.Errorf("-seeds %s: seed %d twice", list, s)
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// checkOutDir refuses to start a fresh run over an earlier one in dir unless forced;
+// forced, it removes that run's files.
+func checkOutDir(dir string, resume, force bool) error {
+	if dir == "" || resume {
+		return nil
+	}
+	var found []string
+	for _, name := range []string{gexph.LastCheckpointFile, gexph.BestCheckpointFile, gexph.LogFile, gexph.ResultFile} {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			found = append(found, name)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	if len(found) == 0 {
+		return nil
+	}
+	if !force {
+		return fmt.Errorf("-out %s holds a run (%s): continue it with -resume, or start afresh with -force", dir, strings.Join(found, ", "))
+	}
+	for _, name := range found {
+		if err := os.Remove(filepath.Join(dir, name)); err != nil {
+			return fmt.Errorf("-force: %w", err)
+		}
+	}
+	return nil
+}
+
+func printResult(w io.Writer, res *gexph.Result, out string) {
+	fmt.Fprintf(w, "data set     %s\npreset       %s\nseed         %d\nparameters   %d\nepochs       %d (best %d%s)\n",
+		res.Dataset, res.Preset, res.Seed, res.Params, res.Epochs, res.BestEpoch, map[bool]string{true: ", stopped early", false: ""}[res.EarlyStopped])
+	fmt.Fprintf(w, "val %-8s %.4f\ntest %-7s %.4f\nseconds      %.1f\npeak memory  %.0f MiB\nbackend      %s\n",
+		res.Metric, res.ValMetric, res.Metric, res.TestMetric, res.Seconds, res.PeakRSSMB, res.Backend)
+	if out != "" {
+		fmt.Fprintf(w, "outputs      %s (best.ckpt, last.ckpt, log.jsonl, log.csv, result.json)\n", out)
+	}
+}
+
+func runConfig(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("config", "[-preset NAME] [-dataset NAME] [-config FILE] [-set key=value ...] [-json]", stderr)
+	spec := fs.String("dataset", "", "data set whose preset to print when -preset is not given")
+	cf := addConfigFlags(fs)
+	asJSON := fs.Bool("json", false, "print JSON instead of YAML")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *cf.preset == "" && *spec == "" && *cf.config == "" {
+		return fmt.Errorf("-preset (or -dataset, or -config) is required (presets: %s)", strings.Join(gexph.PresetNames(), ", "))
+	}
+	cfg, err := cf.load(*spec)
 	if err != nil {
 		return err
 	}
+	var text string
 	if *asJSON {
-		short := *res
-		short.History = nil
-		return writeJSON(stdout, short)
+		text, err = cfg.ToJSON()
+		text += "\n"
+	} else {
+		text, err = cfg.ToYAML()
 	}
-	fmt.Fprintf(stdout, "data set     %s\npreset       %s\nparameters   %d\nepochs       %d (best %d%s)\n",
-		res.Dataset, res.Preset, res.Params, res.Epochs, res.BestEpoch, map[bool]string{true: ", stopped early", false: ""}[res.EarlyStopped])
-	fmt.Fprintf(stdout, "val %-8s %.4f\ntest %-7s %.4f\nseconds      %.1f\npeak memory  %.0f MiB\nbackend      %s\n",
-		res.Metric, res.ValMetric, res.Metric, res.TestMetric, res.Seconds, res.PeakRSSMB, res.Backend)
-	if *out != "" {
-		fmt.Fprintf(stdout, "outputs      %s (best.ckpt, last.ckpt, log.jsonl, result.json)\n", *out)
+	if err != nil {
+		return err
 	}
-	return nil
+	_, err = io.WriteString(stdout, text)
+	return err
 }

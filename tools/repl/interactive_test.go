@@ -2,8 +2,10 @@ package repl
 
 import (
 	"bytes"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestInteractiveGoesOn feeds an interactive session errors of every kind and checks
@@ -76,6 +78,71 @@ func TestRelocate(t *testing.T) {
 		p := &positionWriter{name: name}
 		if got := p.relocate(tt.msg); got != tt.want {
 			t.Errorf("relocate(%q) = %q, want %q", tt.msg, got, tt.want)
+		}
+	}
+}
+
+// Values echoed by a session print structs with their field names (as %+v), other
+// values and Stringers as %v.
+func TestPrintValueNamesStructFields(t *testing.T) {
+	type point struct{ X, Y int }
+	for _, tc := range []struct {
+		v    any
+		want string
+	}{
+		{point{1, 2}, "{X:1 Y:2}\n"},
+		{&point{3, 4}, "&{X:3 Y:4}\n"},
+		{[]int{1, 2}, "[1 2]\n"},
+		{time.Second, "1s\n"},
+	} {
+		var b strings.Builder
+		printValue(&b, reflect.ValueOf(tc.v))
+		if b.String() != tc.want {
+			t.Errorf("%T: printed %q, want %q", tc.v, b.String(), tc.want)
+		}
+	}
+}
+
+// An interactive session starts with the common packages imported: they are usable at
+// once, and importing one again (or a new one) is accepted.
+func TestInteractiveStartsWithCommonImports(t *testing.T) {
+	input := "len(gexph.PresetNames()) > 10\nimport \"fmt\"\nimport \"strconv\"\nstrconv.Itoa(7) + fmt.Sprint(8)\n"
+	var out, errs bytes.Buffer
+	s, err := newSession("", strings.NewReader(input), &out, &errs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.interactive(strings.NewReader(input))
+	if errs.Len() > 0 {
+		t.Errorf("errors: %s", errs.String())
+	}
+	if got := afterBanner(out.String()); !strings.Contains(got, "true") || !strings.Contains(got, "78") {
+		t.Errorf("output %q: want true and 78", got)
+	}
+}
+
+// Tab completes package members after "pkg." and package names otherwise.
+func TestCompleterCompletesPackageMembers(t *testing.T) {
+	c := newCompleter(map[string]map[string]reflect.Value{
+		"github.com/gexph/gexph/gexph/gexph": {"Train": {}, "TrainFromSpec": {}, "Preset": {}},
+		"strings/strings":                    {"TrimSpace": {}},
+	})
+	for _, tc := range []struct {
+		line string
+		want []string
+		n    int
+	}{
+		{"res, err := gexph.Tra", []string{"in", "inFromSpec"}, 3},
+		{"x := str", []string{"ings"}, 3},
+		{"gexph.", []string{"Preset", "Train", "TrainFromSpec"}, 0},
+	} {
+		got, n := c.Do([]rune(tc.line), len([]rune(tc.line)))
+		var words []string
+		for _, g := range got {
+			words = append(words, string(g))
+		}
+		if strings.Join(words, ",") != strings.Join(tc.want, ",") || n != tc.n {
+			t.Errorf("%q: completions %q (length %d), want %q (%d)", tc.line, words, n, tc.want, tc.n)
 		}
 	}
 }

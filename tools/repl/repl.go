@@ -197,41 +197,50 @@ func (s *session) fail(err error, chunk string, start int) error {
 	return fmt.Errorf("%w: %s", ErrScript, s.errs.name)
 }
 
-// interactive runs a read-eval-print loop on in until end of input.
+// interactive runs a read-eval-print loop on in until end of input: with line editing,
+// history and completion when in is a terminal, after importing startImports.
 func (s *session) interactive(in io.Reader) {
 	interrupts := make(chan os.Signal, 1)
 	signal.Notify(interrupts, os.Interrupt)
 	defer signal.Stop(interrupts)
 
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		scan := bufio.NewScanner(in)
-		for scan.Scan() {
-			lines <- scan.Text()
+	var lr lineReader = &plainReader{out: s.out, scan: bufio.NewScanner(in)}
+	if f, ok := in.(*os.File); ok && isTerminal(f) {
+		if er, err := newEditReader(f, s.out, newCompleter(stdlib.Symbols, symbols.Symbols)); err == nil {
+			lr = er
 		}
-	}()
+	}
+	defer lr.Close()
 
-	fmt.Fprintln(s.out, "gexph REPL (Go interpreter, roughly Go 1.21). Ctrl-D ends the session.")
+	imported := map[string]bool{}
+	var names []string
+	for _, p := range startImports {
+		if _, err := s.eval(context.Background(), importSource([]string{" " + p}), 1); err == nil {
+			imported[" "+p] = true
+			names = append(names, p)
+		}
+	}
+	fmt.Fprintf(s.out, "gexph REPL (Go interpreter, roughly Go 1.21); imported: %s; Tab completes package members, Ctrl-D ends the session.\n",
+		strings.Join(names, ", "))
 	chunk, lineNo, start := "", 0, 1
 	for {
-		if chunk == "" {
-			fmt.Fprint(s.out, "> ")
-		} else {
-			fmt.Fprint(s.out, ". ")
+		prompt := "> "
+		if chunk != "" {
+			prompt = ". "
 		}
-		var line string
-		select {
-		case <-interrupts:
-			fmt.Fprintln(s.out)
+		line, err := lr.ReadLine(prompt)
+		if err == errInterrupted {
 			chunk = ""
 			continue
-		case l, ok := <-lines:
-			if !ok {
-				fmt.Fprintln(s.out)
-				return
-			}
-			line = l
+		}
+		if err != nil {
+			fmt.Fprintln(s.out)
+			return
+		}
+		// A signal that arrived while reading belongs to the prompt, not the next eval.
+		select {
+		case <-interrupts:
+		default:
 		}
 		lineNo++
 		if chunk == "" {
@@ -239,6 +248,28 @@ func (s *session) interactive(in io.Reader) {
 		}
 		chunk += line + "\n"
 		if strings.TrimSpace(chunk) == "" {
+			chunk = ""
+			continue
+		}
+		if specs := importsOnly(chunk); specs != nil {
+			// Packages imported already (at the start, or earlier) are not imported again.
+			var fresh []string
+			for _, sp := range specs {
+				if !imported[sp] {
+					fresh = append(fresh, sp)
+				}
+			}
+			if len(fresh) == 0 {
+				chunk = ""
+				continue
+			}
+			if _, err := s.eval(context.Background(), importSource(fresh), start); err != nil {
+				fmt.Fprintln(s.errs.w, s.describe(err, chunk, start))
+			} else {
+				for _, sp := range fresh {
+					imported[sp] = true
+				}
+			}
 			chunk = ""
 			continue
 		}
@@ -316,6 +347,8 @@ func (s *session) describe(err error, chunk string, start int) string {
 		msg := s.errs.relocate(err.Error())
 		if why := unsupported(chunk, start, s.errs); why != "" {
 			msg += " (" + why + ")"
+		} else if strings.Contains(msg, "constant definition loop") || strings.Contains(msg, "undefined: ") {
+			msg += " (a name the interpreter does not know: check its spelling, and import its package first, e.g. import \"github.com/gexph/gexph/gexph\")"
 		}
 		return msg
 	}
@@ -421,10 +454,19 @@ func isExpression(chunk string) bool {
 	return true
 }
 
-// printValue writes a valid result value of an evaluation; a nil interface, such as the
-// nil error of a call that succeeded, prints nothing.
+// printValue writes a valid result value of an evaluation, structs (and pointers to
+// them) with their field names; a nil interface, such as the nil error of a call that
+// succeeded, prints nothing.
 func printValue(w io.Writer, v reflect.Value) {
 	if !v.IsValid() || !v.CanInterface() || (v.Kind() == reflect.Interface && v.IsNil()) {
+		return
+	}
+	t := v.Type()
+	if t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if _, custom := v.Interface().(fmt.Stringer); t.Kind() == reflect.Struct && !custom {
+		fmt.Fprintf(w, "%+v\n", v.Interface())
 		return
 	}
 	fmt.Fprintf(w, "%v\n", v.Interface())

@@ -140,6 +140,11 @@ func TestScriptErrors(t *testing.T) {
 			wantErr: `(?s)stdin:2:9: panic.*stdin:5: panic: .*index out of range`,
 		},
 		{
+			name:    "undefined name in a constant",
+			script:  "const c = undefinedThing\n",
+			wantErr: `stdin:1:\d+: constant definition loop \(a name the interpreter does not know: check its spelling, and import its package first`,
+		},
+		{
 			name:    "explicit panic",
 			script:  "panic(\"boom\")\n",
 			wantErr: `stdin:1: panic: boom`,

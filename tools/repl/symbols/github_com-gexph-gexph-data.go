@@ -62,6 +62,7 @@ func init() {
 		"ReadCacheFile":                  reflect.ValueOf(data.ReadCacheFile),
 		"Sparse":                         reflect.ValueOf(data.Sparse),
 		"UndirectedEdges":                reflect.ValueOf(data.UndirectedEdges),
+		"Unlabelled":                     reflect.ValueOf(data.Unlabelled),
 		"WriteCacheFile":                 reflect.ValueOf(data.WriteCacheFile),
 
 		// type definitions

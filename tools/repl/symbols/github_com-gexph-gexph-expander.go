@@ -25,6 +25,7 @@ func init() {
 		"EdgeGlobalIn":              reflect.ValueOf(expander.EdgeGlobalIn),
 		"EdgeGlobalOut":             reflect.ValueOf(expander.EdgeGlobalOut),
 		"EdgeLocal":                 reflect.ValueOf(expander.EdgeLocal),
+		"EstimateBytes":             reflect.ValueOf(expander.EstimateBytes),
 		"Generate":                  reflect.ValueOf(expander.Generate),
 		"GlobalEdges":               reflect.ValueOf(expander.GlobalEdges),
 		"Hamiltonian":               reflect.ValueOf(expander.Hamiltonian),

@@ -33,8 +33,10 @@ func init() {
 		"MixingCurves":       reflect.ValueOf(plots.MixingCurves),
 		"PNG":                reflect.ValueOf(plots.PNG),
 		"PNGAtDPI":           reflect.ValueOf(plots.PNGAtDPI),
+		"ReadRunHeader":      reflect.ValueOf(plots.ReadRunHeader),
 		"ReadTrainingLog":    reflect.ValueOf(plots.ReadTrainingLog),
 		"Render":             reflect.ValueOf(plots.Render),
+		"RunCurves":          reflect.ValueOf(plots.RunCurves),
 		"SVG":                reflect.ValueOf(plots.SVG),
 		"Save":               reflect.ValueOf(plots.Save),
 		"ScalingCurves":      reflect.ValueOf(plots.ScalingCurves),
@@ -49,6 +51,8 @@ func init() {
 		// type definitions
 		"ExtremeSeries": reflect.ValueOf((*plots.ExtremeSeries)(nil)),
 		"Limit":         reflect.ValueOf((*plots.Limit)(nil)),
+		"RunHeader":     reflect.ValueOf((*plots.RunHeader)(nil)),
+		"RunSeries":     reflect.ValueOf((*plots.RunSeries)(nil)),
 		"ScalingCurve":  reflect.ValueOf((*plots.ScalingCurve)(nil)),
 		"Series":        reflect.ValueOf((*plots.Series)(nil)),
 	}

@@ -1,0 +1,362 @@
+package gexph
+
+import (
+	"bytes"
+	"context"
+	"encoding/binary"
+	"hash/crc32"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/tfevents"
+	"google.golang.org/protobuf/encoding/protowire"
+)
+
+// Every preset printed as YAML and read back is the same config; so is the config read
+// back from a run's result.json and from its checkpoint.
+func TestConfigRoundTripsThroughYAMLResultAndCheckpoint(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range PresetNames() {
+		cfg, err := Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := cfg.ToYAML()
+		if err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, name+".yaml")
+		if err := os.WriteFile(path, []byte(y), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		base, _ := Preset("demo")
+		got, err := LoadConfig(base, path)
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", name, err, y)
+		}
+		if !reflect.DeepEqual(got, cfg) {
+			t.Errorf("%s: YAML round trip changed the config:\n%+v\n%+v", name, got, cfg)
+		}
+	}
+	ds := tinyNodeDataset(6, 2)
+	cfg := tinyConfig()
+	cfg.Epochs, cfg.HiddenDim = 1, 12
+	run := filepath.Join(dir, "run")
+	train(t, cfg, ds, TrainOptions{OutDir: run})
+	base, _ := Preset("demo")
+	for _, file := range []string{ResultFile, BestCheckpointFile} {
+		got, err := LoadConfig(base, filepath.Join(run, file))
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		if !reflect.DeepEqual(got, cfg) {
+			t.Errorf("config from %s:\n%+v\nwant\n%+v", file, got, cfg)
+		}
+	}
+}
+
+// key=value settings read numbers (1e-3 included), names and booleans, and name the
+// field a typo meant.
+func TestParseSettingReadsKeyValuePairs(t *testing.T) {
+	cfg, _ := Preset("demo")
+	for _, set := range []string{"layers=2", "lr=1e-3", "mpnn=gcn", "head_norm=false", "dropout=0.25", `{"heads":2}`} {
+		var err error
+		if cfg, err = ParseSetting(cfg, set); err != nil {
+			t.Fatalf("%s: %v", set, err)
+		}
+	}
+	if cfg.Layers != 2 || cfg.LearningRate != 1e-3 || cfg.MPNN != "gcn" || cfg.HeadNorm || cfg.Dropout != 0.25 || cfg.Heads != 2 {
+		t.Errorf("settings not applied: %+v", cfg)
+	}
+	for set, want := range map[string]string{
+		"layer=3":     `did you mean "layers"`,
+		"layers=many": "layers",
+		"noequals":    "key=value",
+		"layers=-1":   "layers",
+	} {
+		if _, err := ParseSetting(cfg, set); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want one mentioning %q", set, err, want)
+		}
+	}
+}
+
+// A run shorter than twice its warm-up warms up over half of it and reaches the full
+// learning rate; presets keep their warm-up.
+func TestWarmupShortenedForShortRuns(t *testing.T) {
+	cfg, _ := Preset("computers")
+	if WarmupEpochs(cfg) != cfg.WarmupEpochs {
+		t.Errorf("preset computers: warm-up %d, want its %d", WarmupEpochs(cfg), cfg.WarmupEpochs)
+	}
+	cfg.Epochs, cfg.WarmupEpochs = 2, 5
+	if w := WarmupEpochs(cfg); w != 1 {
+		t.Errorf("2 epochs with a 5-epoch warm-up: warm-up %d, want 1", w)
+	}
+	if lr := LearningRate(cfg, 1); lr != cfg.LearningRate {
+		t.Errorf("epoch 2 of 2: learning rate %g, want the full %g", lr, cfg.LearningRate)
+	}
+}
+
+// The logs are appended epoch by epoch: a run stopped after one epoch (as a kill would
+// stop it) leaves a header and one complete line, and its resumption continues the
+// same files to the end, equal to an uninterrupted run's apart from the timings.
+func TestLogsAppendPerEpochAndContinueOnResume(t *testing.T) {
+	ds := tinyNodeDataset(6, 4)
+	cfg := tinyConfig()
+	cfg.Epochs = 3
+	a, b := t.TempDir(), t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: a})
+	train(t, cfg, ds, TrainOptions{OutDir: b, StopAfter: 1})
+	lines := func(dir string) []string {
+		raw, err := os.ReadFile(filepath.Join(dir, LogFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	}
+	if got := lines(b); len(got) != 2 {
+		t.Fatalf("after one epoch: %d lines, want the header and one epoch", len(got))
+	}
+	// A kill in the middle of a write leaves a partial line; the resumed run rewrites
+	// the log from its checkpoint.
+	f, err := os.OpenFile(filepath.Join(b, LogFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"epoch":2,"train_lo`)
+	f.Close()
+	train(t, cfg, ds, TrainOptions{OutDir: b, Resume: true})
+	la, lb := lines(a), lines(b)
+	if len(la) != 4 || len(lb) != 4 {
+		t.Fatalf("%d and %d lines, want a header and 3 epochs each", len(la), len(lb))
+	}
+	strip := func(s string) string { // timings differ between runs
+		for _, k := range []string{`"seconds"`, `"cpu_seconds"`, `"examples_per_sec"`} {
+			if i := strings.Index(s, k); i >= 0 {
+				j := i + strings.IndexAny(s[i:], ",}")
+				s = s[:i] + s[j:]
+			}
+		}
+		return s
+	}
+	for i := 1; i < 4; i++ {
+		if strip(la[i]) != strip(lb[i]) {
+			t.Errorf("epoch %d:\n%s\n%s", i, la[i], lb[i])
+		}
+	}
+}
+
+// The TensorBoard event file holds, in valid TFRecord frames, a version event and one
+// event per epoch with the epoch's scalars, read back by a small decoder.
+func TestTensorBoardEventsReadBack(t *testing.T) {
+	ds := tinyNodeDataset(6, 5)
+	cfg := tinyConfig()
+	cfg.Epochs = 2
+	tb := t.TempDir()
+	res := train(t, cfg, ds, TrainOptions{TensorBoardDir: tb})
+	files, _ := filepath.Glob(filepath.Join(tb, "events.out.tfevents.*"))
+	if len(files) != 1 {
+		t.Fatalf("%d event files, want 1", len(files))
+	}
+	raw, err := os.ReadFile(files[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := crc32.MakeTable(crc32.Castagnoli)
+	mask := func(c uint32) uint32 { return (c>>15 | c<<17) + 0xa282ead8 }
+	type event struct {
+		step    int64
+		version string
+		values  map[string]float32
+	}
+	var events []event
+	for len(raw) > 0 {
+		if len(raw) < 12 {
+			t.Fatalf("%d trailing bytes", len(raw))
+		}
+		n := binary.LittleEndian.Uint64(raw)
+		if mask(crc32.Checksum(raw[:8], table)) != binary.LittleEndian.Uint32(raw[8:]) {
+			t.Fatal("length CRC mismatch")
+		}
+		rec := raw[12 : 12+n]
+		if mask(crc32.Checksum(rec, table)) != binary.LittleEndian.Uint32(raw[12+n:]) {
+			t.Fatal("record CRC mismatch")
+		}
+		raw = raw[16+n:]
+		ev := event{values: map[string]float32{}}
+		for len(rec) > 0 {
+			num, typ, k := protowire.ConsumeTag(rec)
+			rec = rec[k:]
+			switch {
+			case num == tfevents.EventStep && typ == protowire.VarintType:
+				v, k := protowire.ConsumeVarint(rec)
+				ev.step, rec = int64(v), rec[k:]
+			case num == tfevents.EventFileVersion:
+				v, k := protowire.ConsumeString(rec)
+				ev.version, rec = v, rec[k:]
+			case num == tfevents.EventSummary:
+				summary, k := protowire.ConsumeBytes(rec)
+				rec = rec[k:]
+				for len(summary) > 0 {
+					_, _, k := protowire.ConsumeTag(summary)
+					val, k2 := protowire.ConsumeBytes(summary[k:])
+					summary = summary[k+k2:]
+					var tag string
+					var x float32
+					for len(val) > 0 {
+						num, _, k := protowire.ConsumeTag(val)
+						val = val[k:]
+						if num == tfevents.ValueTag {
+							s, k := protowire.ConsumeString(val)
+							tag, val = s, val[k:]
+						} else {
+							u, k := protowire.ConsumeFixed32(val)
+							x, val = math.Float32frombits(u), val[k:]
+						}
+					}
+					ev.values[tag] = x
+				}
+			default:
+				k := protowire.ConsumeFieldValue(num, typ, rec)
+				if k < 0 {
+					t.Fatalf("bad field %d", num)
+				}
+				rec = rec[k:]
+			}
+		}
+		events = append(events, ev)
+	}
+	if len(events) != 3 || events[0].version != "brain.Event:2" {
+		t.Fatalf("%d events (first %+v), want the version and 2 epochs", len(events), events[0])
+	}
+	for i, h := range res.History {
+		ev := events[i+1]
+		if ev.step != int64(h.Epoch) || ev.values["loss/train"] != float32(h.TrainLoss) || ev.values["metric/val"] != float32(h.ValMetric) {
+			t.Errorf("event %d: step %d values %v, want epoch %d with train loss %v and val metric %v", i+1, ev.step, ev.values, h.Epoch, h.TrainLoss, h.ValMetric)
+		}
+	}
+}
+
+// Predictions agree with the evaluation of the same checkpoint: their accuracy on the
+// test split is the test metric, and each row's probabilities sum to 1.
+func TestPredictAgreesWithEvaluate(t *testing.T) {
+	ds := tinyNodeDataset(10, 10)
+	cfg := tinyConfig()
+	dir := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	ckpt := filepath.Join(dir, BestCheckpointFile)
+	ev, err := Evaluate(context.Background(), ckpt, ds, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := Predict(context.Background(), ckpt, ds, "test", ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	right := 0
+	for _, p := range preds {
+		if p.Class == p.Label {
+			right++
+		}
+		sum := 0.0
+		for _, s := range p.Scores {
+			sum += s
+		}
+		if math.Abs(sum-1) > 1e-6 {
+			t.Fatalf("prediction %+v: probabilities sum to %v", p, sum)
+		}
+	}
+	if got := float64(right) / float64(len(preds)); math.Abs(got-ev.Test.Metric) > 1e-9 {
+		t.Errorf("accuracy of the predictions %v, Evaluate's test metric %v", got, ev.Test.Metric)
+	}
+}
+
+// The safetensors file holds the model's tensors (not the optimizer's), each with the
+// checkpoint's bytes, at 8-byte aligned offsets after its JSON header.
+func TestExportSafetensorsHoldsTheWeights(t *testing.T) {
+	ds := tinyNodeDataset(6, 3)
+	cfg := tinyConfig()
+	cfg.Epochs = 1
+	dir := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	out := filepath.Join(dir, "w.safetensors")
+	n, err := ExportSafetensors(filepath.Join(dir, BestCheckpointFile), out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hlen := binary.LittleEndian.Uint64(raw)
+	if hlen%8 != 0 || !bytes.Contains(raw[8:8+hlen], []byte(`"__metadata__"`)) {
+		t.Fatalf("header of %d bytes: %s", hlen, raw[8:8+hlen])
+	}
+	if bytes.Contains(raw[8:8+hlen], []byte("AdamOptimizer")) || bytes.Contains(raw[8:8+hlen], []byte("rngState")) {
+		t.Error("optimizer or random state exported")
+	}
+	want := checkpointFloats(t, filepath.Join(dir, BestCheckpointFile))
+	found := 0
+	for path, vals := range want {
+		name := strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", ".")
+		if strings.HasPrefix(name, "AdamOptimizer") || !bytes.Contains(raw[8:8+hlen], []byte(`"`+name+`"`)) {
+			continue
+		}
+		found++
+		_ = vals
+	}
+	if found != n || n == 0 {
+		t.Errorf("%d of the checkpoint's float tensors named in the header, %d exported", found, n)
+	}
+}
+
+// Unlabelled nodes (label -1) train and evaluate without weight: the metric of a split
+// is the accuracy over its labelled nodes, and their predictions carry label -1.
+func TestUnlabelledNodesWeighNothing(t *testing.T) {
+	ds := tinyNodeDataset(10, 10)
+	hidden := 0
+	for gi := range ds.Graphs {
+		for v := range ds.Graphs[gi].NodeLabels {
+			if (gi+v)%3 == 0 {
+				ds.Graphs[gi].NodeLabels[v] = data.Unlabelled
+				hidden++
+			}
+		}
+	}
+	cfg := tinyConfig()
+	dir := t.TempDir()
+	res := train(t, cfg, ds, TrainOptions{OutDir: dir})
+	if math.IsNaN(res.History[0].TrainLoss) {
+		t.Fatal("NaN loss")
+	}
+	ckpt := filepath.Join(dir, BestCheckpointFile)
+	ev, err := Evaluate(context.Background(), ckpt, ds, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := Predict(context.Background(), ckpt, ds, "test", ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	right, labelled, unlabelled := 0, 0, 0
+	for _, p := range preds {
+		if p.Label == int(data.Unlabelled) {
+			unlabelled++
+			continue
+		}
+		labelled++
+		if p.Class == p.Label {
+			right++
+		}
+	}
+	if unlabelled == 0 || hidden == 0 {
+		t.Fatalf("no unlabelled node among the test predictions (%d hidden)", hidden)
+	}
+	if got := float64(right) / float64(labelled); math.Abs(got-ev.Test.Metric) > 1e-9 {
+		t.Errorf("accuracy over the labelled test nodes %v, Evaluate's test metric %v", got, ev.Test.Metric)
+	}
+}

@@ -1,0 +1,169 @@
+package gexph
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gomlx/gomlx/core/tensors"
+)
+
+// Prediction is a model's output for one example: a node (of a transductive graph, or
+// of a graph of a node-level graph data set) or a graph.
+type Prediction struct {
+	// Graph is the graph's index in the data set; Node the node's index in that graph,
+	// or −1 for a graph-level prediction.
+	Graph int `json:"graph"`
+	Node  int `json:"node"`
+	// Class is the predicted class of a classification task (−1 otherwise) and Label
+	// the true one (−1 where the task has none).
+	Class int `json:"class"`
+	Label int `json:"label"`
+	// Scores are the class probabilities (softmax; for one logit, the probability of
+	// class 1 then that of class 0 are P(1) and 1 − P(1): both are given), the
+	// per-label probabilities of a multi-label task (sigmoid), or the regression
+	// outputs.
+	Scores []float64 `json:"scores"`
+}
+
+// Predict loads the checkpoint at path and returns its model's predictions for the
+// examples of one split of ds ("train", "val" or "test"), in the split's order (for a
+// node-level graph data set, every node of each graph of the split).
+func Predict(ctx context.Context, path string, ds *data.Dataset, split string, opts ModelOptions) ([]Prediction, error) {
+	m, ds, _, err := loadCheckpointModel(path, ds, opts)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	idx, err := splitIndices(ds, split)
+	if err != nil {
+		return nil, err
+	}
+	var preds []Prediction
+	if m.spec.transductive {
+		b, err := m.transductiveBatch(ds, false)
+		if err != nil {
+			return nil, err
+		}
+		out, err := m.forwardHost(b)
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range idx {
+			preds = append(preds, m.prediction(out, b, v, 0, v))
+		}
+		return preds, nil
+	}
+	for _, graphs := range batchesOf(idx, m.cfg.BatchSize) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		b, err := m.BuildBatch(ds, graphs, nil)
+		if err != nil {
+			return nil, err
+		}
+		out, err := m.forwardHost(b)
+		b.Release()
+		if err != nil {
+			return nil, err
+		}
+		for i, gi := range graphs {
+			if !m.spec.nodeLevel {
+				preds = append(preds, m.prediction(out, b, i, gi, -1))
+				continue
+			}
+			for v := range ds.Graphs[gi].NumNodes {
+				preds = append(preds, m.prediction(out, b, b.NodeOffset[i]+v, gi, v))
+			}
+		}
+	}
+	return preds, nil
+}
+
+// forwardHost runs inference on b and returns its output rows on the host.
+func (m *Model) forwardHost(b *Batch) ([]float32, error) {
+	outT, err := m.forward(b)
+	if err != nil {
+		return nil, err
+	}
+	out := tensors.MustCopyFlatData[float32](outT)
+	outT.FinalizeAll()
+	return out, nil
+}
+
+// prediction turns output row r of a batch into the Prediction of graph gi's node v
+// (v = −1: the graph).
+func (m *Model) prediction(out []float32, b *Batch, r, gi, v int) Prediction {
+	k := m.spec.outDim
+	row := out[r*k : (r+1)*k]
+	p := Prediction{Graph: gi, Node: v, Class: -1, Label: -1}
+	switch m.spec.task {
+	case data.NodeClassification, data.GraphClassification:
+		p.Class = int(predictClass(row))
+		p.Label = int(b.Labels[r])
+		if k == 1 {
+			one := sigmoid(float64(row[0]))
+			p.Scores = []float64{1 - one, one}
+			break
+		}
+		p.Scores = softmax(row)
+	case data.GraphMultiLabel:
+		for _, x := range row {
+			p.Scores = append(p.Scores, sigmoid(float64(x)))
+		}
+	default:
+		for _, x := range row {
+			p.Scores = append(p.Scores, float64(x))
+		}
+	}
+	return p
+}
+
+func sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// softmax returns the probabilities of logits, computed stably.
+func softmax(logits []float32) []float64 {
+	mx := math.Inf(-1)
+	for _, x := range logits {
+		mx = math.Max(mx, float64(x))
+	}
+	out := make([]float64, len(logits))
+	sum := 0.0
+	for i, x := range logits {
+		out[i] = math.Exp(float64(x) - mx)
+		sum += out[i]
+	}
+	for i := range out {
+		out[i] /= sum
+	}
+	return out
+}
+
+// loadCheckpointModel builds the model of the checkpoint at path for ds (cut as the
+// checkpoint's config says) and loads its weights.
+func loadCheckpointModel(path string, ds *data.Dataset, opts ModelOptions) (*Model, *data.Dataset, *loadedCheckpoint, error) {
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if ds == nil {
+		return nil, nil, nil, errors.New("evaluate: nil data set")
+	}
+	if err := ds.Validate(); err != nil {
+		return nil, nil, nil, fmt.Errorf("evaluate: %w", err)
+	}
+	cfg := ck.info.Config
+	ds = subsetSplit(ds, &cfg)
+	m, err := NewModelWithOptions(cfg, ds, opts)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	if err := ck.restore(m.store); err != nil {
+		m.Close()
+		return nil, nil, nil, err
+	}
+	m.weightsChanged()
+	return m, ds, ck, nil
+}

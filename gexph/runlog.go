@@ -1,0 +1,193 @@
+package gexph
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strconv"
+
+	"github.com/gexph/gexph/internal/atomicfile"
+	"github.com/gexph/gexph/internal/tfevents"
+)
+
+// LogHeader is the first line of a run's log.jsonl: what the run is, so that a log read
+// alone (by `gexph plot`, a notebook, `tail -f`) says which data, metric and config its
+// epoch lines belong to. Every later line is one EpochStats.
+type LogHeader struct {
+	Dataset string `json:"dataset"`
+	Preset  string `json:"preset"`
+	// Metric names train_metric, val_metric and test_metric of the epoch lines.
+	Metric  string `json:"metric"`
+	Seed    uint64 `json:"seed"`
+	Version string `json:"version"`
+	Config  Config `json:"config"`
+}
+
+// CSVLogFile is the per-epoch log as CSV, one row per epoch under a header row.
+const CSVLogFile = "log.csv"
+
+// csvColumns are the columns of log.csv, the JSON names of EpochStats.
+var csvColumns = []string{"epoch", "train_loss", "train_metric", "val_loss", "val_metric", "test_metric", "best", "lr", "seconds", "cpu_seconds", "examples_per_sec"}
+
+// Version returns the toolkit's version as the build recorded it: the module version
+// (or "devel") and, where the build kept them, the commit and "+dirty" for a build of a
+// modified tree.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if dirty {
+			v += "+dirty"
+		}
+	}
+	return v
+}
+
+// runLogs are the per-epoch logs of a run: log.jsonl and log.csv in the output
+// directory, appended one line per finished epoch, and a TensorBoard event file.
+type runLogs struct {
+	jsonl, csv *os.File
+	tb         *tfevents.Writer
+}
+
+// openRunLogs starts the logs of a run whose checkpoint info holds the epochs so far
+// (none for a fresh run): log.jsonl and log.csv are rewritten atomically with those
+// epochs (a resumed run continues the logs of its checkpoint, whatever a killed run left
+// after it) and then opened for appending.
+func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset string) (*runLogs, error) {
+	l := &runLogs{}
+	if opts.OutDir != "" {
+		hdr := LogHeader{Dataset: dataset, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: Version(), Config: cfg}
+		var js, cs bytes.Buffer
+		if err := json.NewEncoder(&js).Encode(hdr); err != nil {
+			return nil, err
+		}
+		cw := csv.NewWriter(&cs)
+		cw.Write(csvColumns)
+		for _, st := range info.History {
+			if err := json.NewEncoder(&js).Encode(st); err != nil {
+				return nil, err
+			}
+			cw.Write(csvRow(st))
+		}
+		cw.Flush()
+		var err error
+		if l.jsonl, err = rewriteForAppend(filepath.Join(opts.OutDir, LogFile), js.Bytes()); err != nil {
+			return nil, err
+		}
+		if l.csv, err = rewriteForAppend(filepath.Join(opts.OutDir, CSVLogFile), cs.Bytes()); err != nil {
+			l.Close()
+			return nil, err
+		}
+	}
+	if opts.TensorBoardDir != "" {
+		var err error
+		if l.tb, err = tfevents.Create(opts.TensorBoardDir); err != nil {
+			l.Close()
+			return nil, err
+		}
+	}
+	return l, nil
+}
+
+// rewriteForAppend replaces path with content atomically and opens it for appending.
+func rewriteForAppend(path string, content []byte) (*os.File, error) {
+	if err := atomicfile.WriteBytes(path, content); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		return nil, fmt.Errorf("log: %w", err)
+	}
+	return f, nil
+}
+
+// epoch appends one epoch to every log; each line goes out in one write, so a reader
+// (tail -f) never sees half of it unless the process dies inside that write.
+func (l *runLogs) epoch(st EpochStats) error {
+	if l.jsonl != nil {
+		line, err := json.Marshal(st)
+		if err != nil {
+			return err
+		}
+		if _, err := l.jsonl.Write(append(line, '\n')); err != nil {
+			return fmt.Errorf("log: %w", err)
+		}
+		var b bytes.Buffer
+		cw := csv.NewWriter(&b)
+		cw.Write(csvRow(st))
+		cw.Flush()
+		if _, err := l.csv.Write(b.Bytes()); err != nil {
+			return fmt.Errorf("log: %w", err)
+		}
+	}
+	if l.tb != nil {
+		scalars := map[string]float64{"loss/train": st.TrainLoss, "loss/val": st.ValLoss,
+			"metric/train": st.TrainMetric, "metric/val": st.ValMetric, "lr": st.LR, "seconds": st.Seconds}
+		if st.TestMetric != nil {
+			scalars["metric/test"] = *st.TestMetric
+		}
+		if err := l.tb.Scalars(int64(st.Epoch), scalars); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Close closes the logs.
+func (l *runLogs) Close() error {
+	var first error
+	closers := []io.Closer{fileCloser(l.jsonl), fileCloser(l.csv)}
+	if l.tb != nil {
+		closers = append(closers, l.tb)
+	}
+	for _, c := range closers {
+		if c == nil {
+			continue
+		}
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+func fileCloser(f *os.File) io.Closer {
+	if f == nil {
+		return nil
+	}
+	return f
+}
+
+// csvRow formats an epoch as a row of csvColumns (an empty cell for an absent test
+// metric).
+func csvRow(st EpochStats) []string {
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	test := ""
+	if st.TestMetric != nil {
+		test = f(*st.TestMetric)
+	}
+	return []string{strconv.Itoa(st.Epoch), f(st.TrainLoss), f(st.TrainMetric), f(st.ValLoss), f(st.ValMetric), test,
+		strconv.FormatBool(st.Best), f(st.LR), f(st.Seconds), f(st.CPUSeconds), f(st.ExamplesPerSec)}
+}

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/atomicfile"
+)
+
+// checkpointData loads the data set for the checkpoint at ckpt: spec, or the
+// checkpoint's own data set when spec is empty, with the seed and split sizes of the
+// checkpoint's config (gexph.DataOptions), so that its splits are the training run's.
+func checkpointData(ckpt string, df dataFlags) (*data.Dataset, gexph.CheckpointInfo, error) {
+	if ckpt == "" {
+		return nil, gexph.CheckpointInfo{}, fmt.Errorf("-ckpt is required (e.g. runs/x/best.ckpt)")
+	}
+	info, err := gexph.ReadCheckpointInfo(ckpt)
+	if err != nil {
+		return nil, info, err
+	}
+	spec := *df.spec
+	if spec == "" {
+		spec = info.Dataset
+	}
+	ds, err := data.Load(spec, gexph.DataOptions(info.Config, df.options(0)))
+	if err != nil {
+		return nil, info, fmt.Errorf("-dataset %s: %w (the checkpoint was trained on %q)", spec, err, info.Dataset)
+	}
+	return ds, info, nil
+}
+
+func runEval(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("eval", "-ckpt RUN/best.ckpt [-dataset SPEC] [-split train|val|test|all] [-backend B] [-json]", stderr)
+	ckpt := fs.String("ckpt", "", "checkpoint to evaluate (best.ckpt or last.ckpt of a run)")
+	df := addDataFlags(fs, "")
+	split := fs.String("split", "all", "split to evaluate: train, val, test or all")
+	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	switch *split {
+	case "train", "val", "test", "all":
+	default:
+		return fmt.Errorf("-split %q: want train, val, test or all", *split)
+	}
+	ds, _, err := checkpointData(*ckpt, df)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := gexph.Evaluate(ctx, *ckpt, ds, gexph.ModelOptions{Backend: *backend})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if *split == "all" {
+			return writeJSON(stdout, res)
+		}
+		return writeJSON(stdout, map[string]any{"dataset": res.Dataset, "metric": res.Metric, "epoch": res.Epoch,
+			"split": *split, *split: map[string]gexph.SplitResult{"train": res.Train, "val": res.Val, "test": res.Test}[*split]})
+	}
+	fmt.Fprintf(stdout, "checkpoint   %s (epoch %d)\ndata set     %s\n", *ckpt, res.Epoch, res.Dataset)
+	for _, s := range []struct {
+		name string
+		r    gexph.SplitResult
+	}{{"train", res.Train}, {"val", res.Val}, {"test", res.Test}} {
+		if *split == "all" || *split == s.name {
+			fmt.Fprintf(stdout, "%-6s loss %.4f  %s %.4f\n", s.name, s.r.Loss, res.Metric, s.r.Metric)
+		}
+	}
+	return nil
+}
+
+func runPredict(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("predict", "-ckpt RUN/best.ckpt [-dataset SPEC] [-split test] -out preds.csv", stderr)
+	ckpt := fs.String("ckpt", "", "checkpoint to predict with")
+	df := addDataFlags(fs, "")
+	split := fs.String("split", "test", "split to predict: train, val or test")
+	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	out := fs.String("out", "", "CSV file of the predictions (graph, node, label, class, score_0, …); - for standard output")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *out == "" {
+		return fmt.Errorf("-out is required (a CSV file, or - for standard output)")
+	}
+	ds, _, err := checkpointData(*ckpt, df)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	preds, err := gexph.Predict(ctx, *ckpt, ds, *split, gexph.ModelOptions{Backend: *backend})
+	if err != nil {
+		return err
+	}
+	write := func(w io.Writer) error { return writePredictions(w, preds) }
+	if *out == "-" {
+		return write(stdout)
+	}
+	if err := atomicfile.Write(*out, write); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d predictions of the %s split to %s\n", len(preds), *split, *out)
+	return nil
+}
+
+// writePredictions writes predictions as CSV: graph, node (−1 for a graph), label and
+// class (−1 where the task has none), then one score column per output.
+func writePredictions(w io.Writer, preds []gexph.Prediction) error {
+	cw := csv.NewWriter(w)
+	k := 0
+	if len(preds) > 0 {
+		k = len(preds[0].Scores)
+	}
+	head := []string{"graph", "node", "label", "class"}
+	for j := range k {
+		head = append(head, "score_"+strconv.Itoa(j))
+	}
+	cw.Write(head)
+	for _, p := range preds {
+		row := []string{strconv.Itoa(p.Graph), strconv.Itoa(p.Node), strconv.Itoa(p.Label), strconv.Itoa(p.Class)}
+		for _, s := range p.Scores {
+			row = append(row, strconv.FormatFloat(s, 'g', 6, 64))
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+func runExport(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("export", "-ckpt RUN/best.ckpt -out weights.safetensors", stderr)
+	ckpt := fs.String("ckpt", "", "checkpoint to export")
+	out := fs.String("out", "", "safetensors file to write")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *ckpt == "" || *out == "" {
+		return fmt.Errorf("-ckpt and -out are required")
+	}
+	n, err := gexph.ExportSafetensors(*ckpt, *out)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %d tensors to %s\n", n, *out)
+	return nil
+}
