@@ -16,7 +16,8 @@
 //     Reingold, seeded) or SpectralLayout (Laplacian eigenvectors).
 //   - TrainingCurves: fields of training records, read by ReadTrainingLog from the
 //     JSON-lines log of a run or converted by EpochRecords from []gexph.EpochStats;
-//     AblationBars: means with standard-error bars.
+//     Comparison: the variants of a comparison or ablation as dots with error bars on an
+//     axis zoomed to them.
 //
 // Builders take plain Go values (slices, small structs) and reject bad input with an
 // error. A figure drawn with logY plots log10 of its values on a linear axis whose

@@ -12,11 +12,19 @@ import (
 )
 
 // BallSeries turns the ball growth of spectral.BallGrowth into one Series per
-// centre v, labelled "v = <centre>", with Y[k] = |B(v, k)|.
+// centre v, with Y[k] = |B(v, k)|, labelled "v = <centre>" — up to three centres; with
+// more, whose curves on an expander lie on top of each other, the first is labelled
+// for all ("v = 447 and 7 other centres") and the others are left out of the legend.
 func BallSeries(balls []spectral.Ball) []Series {
 	out := make([]Series, len(balls))
 	for i, b := range balls {
-		out[i] = Series{Label: fmt.Sprintf("v = %d", b.Source), Y: Floats(b.Sizes)}
+		out[i] = Series{Y: Floats(b.Sizes)}
+		switch {
+		case len(balls) <= 3:
+			out[i].Label = fmt.Sprintf("v = %d", b.Source)
+		case i == 0:
+			out[i].Label = fmt.Sprintf("v = %d and %d other centres", b.Source, len(balls)-1)
+		}
 	}
 	return out
 }

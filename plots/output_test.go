@@ -51,7 +51,7 @@ func TestPNGPixelSizeIsInchesTimesDPI(t *testing.T) {
 
 func TestSVGIsXMLWithPaths(t *testing.T) {
 	texts := renderSVG(t, simplePlot(t))
-	for _, want := range []string{"Training curves", "epoch", "loss", "train_loss", "val_loss"} {
+	for _, want := range []string{"Training curves: loss", "epoch", "loss", "train", "val"} {
 		requireText(t, texts, want)
 	}
 }

@@ -1,8 +1,10 @@
 package plots
 
 import (
+	"fmt"
 	"math"
 	"strconv"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
@@ -54,8 +56,9 @@ func TestLog10Ticks(t *testing.T) {
 		lo, hi    float64 // values, not exponents
 		minLabels int
 	}{
-		{1, 600, 3}, {0.005, 3, 3}, {0.15, 2, 2}, {1e-12, 2, 6}, {3, 7, 1},
+		{1, 600, 3}, {0.005, 3, 3}, {0.15, 2, 2}, {1e-12, 2, 6}, {3, 7, 1}, {1000, 1e6, 4}, {0.003, 50, 4}, {1, 1e5, 4},
 	} {
+		notations := map[bool]int{}
 		ticks := log10Ticks{}.Ticks(math.Log10(c.lo), math.Log10(c.hi))
 		labelled := 0
 		for _, tk := range ticks {
@@ -71,10 +74,19 @@ func TestLog10Ticks(t *testing.T) {
 				continue
 			}
 			labelled++
-			lv, err := strconv.ParseFloat(tk.Label, 64)
-			if err != nil || math.Abs(lv-v) > 1e-9*v {
-				t.Errorf("[%g, %g]: tick at %g labelled %q", c.lo, c.hi, v, tk.Label)
+			if strings.ContainsAny(tk.Label, "⁻⁰") {
+				t.Errorf("[%g, %g]: label %q uses a superscript minus or zero, which the plot fonts lack", c.lo, c.hi, tk.Label)
 			}
+			lv, power, err := parseTickLabel(tk.Label)
+			if len(tk.Label) > 1 { // 1 to 9 read the same in either notation
+				notations[power]++
+			}
+			if err != nil || math.Abs(lv-v) > 1e-9*v {
+				t.Errorf("[%g, %g]: tick at %g labelled %q (%v)", c.lo, c.hi, v, tk.Label, err)
+			}
+		}
+		if len(notations) > 1 {
+			t.Errorf("[%g, %g]: labels mix plain numbers and powers of ten", c.lo, c.hi)
 		}
 		if labelled < c.minLabels || labelled > maxTicks {
 			t.Errorf("[%g, %g]: %d labels, want %d to %d", c.lo, c.hi, labelled, c.minLabels, maxTicks)
@@ -112,4 +124,38 @@ func TestFinishLegendAvoidsData(t *testing.T) {
 	if free := (p.Y.Max - 10) / (p.Y.Max - p.Y.Min) * dataAreaHeight; free < size.Y.Points() {
 		t.Errorf("raised axis leaves %.1f points over the data, legend needs %.1f", free, size.Y.Points())
 	}
+}
+
+// parseTickLabel reads a tick label, "0.01", "1e-6" or "2×10⁵", and tells whether it
+// was written as a power of ten.
+func parseTickLabel(label string) (float64, bool, error) {
+	if strings.Contains(label, "e") {
+		v, err := strconv.ParseFloat(label, 64)
+		return v, true, err
+	}
+	mant, pow, ok := strings.Cut(label, "10")
+	if !ok || !strings.ContainsAny(pow, "¹²³⁴⁵⁶⁷⁸⁹") {
+		v, err := strconv.ParseFloat(label, 64)
+		return v, false, err
+	}
+	m := 1.0
+	if mant != "" {
+		var err error
+		if m, err = strconv.ParseFloat(strings.TrimSuffix(mant, "×"), 64); err != nil {
+			return 0, true, err
+		}
+	}
+	e, sign := 0, 1
+	for _, r := range pow {
+		if r == '⁻' {
+			sign = -1
+			continue
+		}
+		d := strings.IndexRune("⁰¹²³⁴⁵⁶⁷⁸⁹", r)
+		if d < 0 {
+			return 0, true, fmt.Errorf("bad exponent %q", pow)
+		}
+		e = e*10 + len([]rune("⁰¹²³⁴⁵⁶⁷⁸⁹"[:d]))
+	}
+	return m * math.Pow10(sign*e), true, nil
 }

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 
@@ -85,6 +86,12 @@ func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
 			powers++
 		}
 	}
+	// One notation per axis: plain numbers while every label is short (10⁻⁴ to 10⁴);
+	// otherwise powers of ten for all labels: 10⁶ and 2×10⁵ on an axis of positive
+	// exponents, 1e-6 and 2e-3 where exponents go negative (the plot fonts have no
+	// superscript minus).
+	powerNotation := first < -4 || last > 4
+	eNotation := powerNotation && first < 0
 	var ticks []plot.Tick
 	for e := first; e <= last; e++ {
 		for m := 1; m < 10; m++ {
@@ -95,9 +102,32 @@ func (log10Ticks) Ticks(lo, hi float64) []plot.Tick {
 			label := ""
 			if (m == 1 && (e-first)%every == 0) || (powers < 2 && (m == 2 || m == 5)) {
 				label = formatTick(float64(m) * math.Pow10(e))
+				switch {
+				case eNotation:
+					label = fmt.Sprintf("%de%d", m, e)
+				case powerNotation:
+					label = powerOfTen(m, e)
+				}
 			}
 			ticks = append(ticks, plot.Tick{Value: v, Label: label})
 		}
 	}
 	return ticks
+}
+
+// powerOfTen writes m·10^e, e ≥ 0, as "10⁶" (m = 1) or "2×10⁵", and m·10⁰ as "m" (the
+// plot fonts have no superscript zero either).
+func powerOfTen(m, e int) string {
+	if e == 0 {
+		return strconv.Itoa(m)
+	}
+	const digits = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+	sup := ""
+	for _, d := range strconv.Itoa(e) {
+		sup += string([]rune(digits)[d-'0'])
+	}
+	if m == 1 {
+		return "10" + sup
+	}
+	return strconv.Itoa(m) + "×10" + sup
 }

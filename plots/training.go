@@ -6,11 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image/color"
 	"io"
 	"math"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -181,7 +181,8 @@ func TrainingCurves(records []map[string]float64, keys []string, logY bool) (*pl
 			break
 		}
 	}
-	p := newPlot("Training curves", "epoch", trainingYLabel(keys))
+	yLabel := trainingYLabel(keys)
+	p := newPlot("Training curves: "+yLabel, "epoch", yLabel)
 	p.X.Tick.Marker = linearTicks{integer: true}
 	if logY {
 		useLogY(p)
@@ -218,7 +219,9 @@ func TrainingCurves(records []map[string]float64, keys []string, logY bool) (*pl
 		l := newSeriesLine(xys, i)
 		pts := newSeriesScatter(xys, i, vg.Points(2.5))
 		p.Add(l, pts)
-		addLegend(p, key, l, pts)
+		// With a shared quantity on the axis, the legend names what differs:
+		// "train" and "val" under "loss".
+		addLegend(p, strings.TrimSuffix(key, "_"+yLabel), l, pts)
 		m.line(xys)
 	}
 	finishLegend(p, m)
@@ -238,91 +241,93 @@ func trainingYLabel(keys []string) string {
 	return "value"
 }
 
-// AblationBars draws one bar per variant of an ablation: labels[i] under the bar,
-// height means[i], and an error bar of ±stdErrs[i] (nil stdErrs draws none). The
-// value (± error) is written above each bar, since ablations often differ in the
-// last digits; yLabel names the measured quantity.
-func AblationBars(labels []string, means, stdErrs []float64, yLabel string) (*plot.Plot, error) {
+// Comparison draws one variant per column, as the results of a paper's comparison or
+// ablation table: a dot at means[i] with an error bar of ±errs[i] (nil errs draws
+// none), labels[i] under it, and the value written beside it with as many decimals as
+// the errors need (92.20 ± 0.54). The y axis spans the data, not zero to the top:
+// 91.5 against 92.2 must be visible. yLabel names the measured quantity.
+func Comparison(labels []string, means, errs []float64, yLabel string) (*plot.Plot, error) {
 	n := len(labels)
 	if n == 0 {
-		return nil, fmt.Errorf("plots: ablation bars: no labels")
+		return nil, fmt.Errorf("plots: comparison: no labels")
 	}
 	if len(means) != n {
-		return nil, fmt.Errorf("plots: ablation bars: %d labels but %d means", n, len(means))
+		return nil, fmt.Errorf("plots: comparison: %d labels but %d means", n, len(means))
 	}
-	if stdErrs != nil && len(stdErrs) != n {
-		return nil, fmt.Errorf("plots: ablation bars: %d labels but %d standard errors", n, len(stdErrs))
+	if errs != nil && len(errs) != n {
+		return nil, fmt.Errorf("plots: comparison: %d labels but %d errors", n, len(errs))
 	}
 	errAt := func(i int) float64 {
-		if stdErrs == nil {
+		if errs == nil {
 			return 0
 		}
-		return stdErrs[i]
+		return errs[i]
 	}
 	for i, m := range means {
 		if !isFinite(m) {
-			return nil, fmt.Errorf("plots: ablation bars: mean %d (%q) is %v", i, labels[i], m)
+			return nil, fmt.Errorf("plots: comparison: mean %d (%q) is %v", i, labels[i], m)
 		}
 		if e := errAt(i); !isFinite(e) || e < 0 {
-			return nil, fmt.Errorf("plots: ablation bars: standard error %d (%q) is %v", i, labels[i], e)
+			return nil, fmt.Errorf("plots: comparison: error %d (%q) is %v", i, labels[i], e)
 		}
 	}
-	p := newPlot("Ablation", "", yLabel)
-	lo, hi := 0.0, 0.0
-	top := make(plotter.XYs, n)
+	decimals := comparisonDecimals(means, errs)
+	p := newPlot("Comparison", "", yLabel)
+	lo, hi := math.Inf(1), math.Inf(-1)
+	anchor := make(plotter.XYs, n)
 	text := make([]string, n)
-	// Bars fill 60 % of their slot in a default-width figure, at most 40 points.
-	width := vg.Points(min(40, 0.6*dataAreaWidth/float64(n)))
 	for i, m := range means {
 		e := errAt(i)
-		bar, err := plotter.NewBarChart(plotter.Values{m}, width)
+		dot, err := plotter.NewScatter(plotter.XYs{{X: float64(i), Y: m}})
 		if err != nil {
-			return nil, fmt.Errorf("plots: ablation bars: bar %d: %w", i, err)
+			return nil, fmt.Errorf("plots: comparison: %w", err)
 		}
-		bar.XMin = float64(i)
-		c := seriesColor(i)
-		bar.Color = c
-		bar.LineStyle = lineStyle(darker(c), 0.8, nil)
-		p.Add(bar)
+		dot.GlyphStyle = draw.GlyphStyle{Color: seriesColor(i), Radius: vg.Points(4.5), Shape: draw.CircleGlyph{}}
+		p.Add(dot)
 		lo, hi = min(lo, m-e), max(hi, m+e)
-		top[i] = plotter.XY{X: float64(i), Y: max(m+e, 0)}
-		text[i] = fmt.Sprintf("%.4g", m)
-		if stdErrs != nil {
-			text[i] += fmt.Sprintf(" ± %.2g", e)
+		anchor[i] = plotter.XY{X: float64(i), Y: m}
+		text[i] = strconv.FormatFloat(m, 'f', decimals, 64)
+		if errs != nil {
+			text[i] += " ± " + strconv.FormatFloat(e, 'f', decimals, 64)
 		}
 	}
-	if stdErrs != nil {
-		eb := &errorBars{means: means, errs: stdErrs, style: lineStyle(rgb(theoryRGB), 1.2, nil)}
-		p.Add(eb)
+	if errs != nil {
+		p.Add(&errorBars{means: means, errs: errs, style: lineStyle(rgb(theoryRGB), 1.2, nil)})
 	}
-	values, err := plotter.NewLabels(plotter.XYLabels{XYs: top, Labels: text})
+	values, err := plotter.NewLabels(plotter.XYLabels{XYs: anchor, Labels: text})
 	if err != nil {
-		return nil, fmt.Errorf("plots: ablation bars: value labels: %w", err)
+		return nil, fmt.Errorf("plots: comparison: value labels: %w", err)
 	}
 	for i := range values.TextStyle {
 		values.TextStyle[i].Font.Size = vg.Points(9)
-		values.TextStyle[i].XAlign = draw.XCenter
-		values.TextStyle[i].YAlign = draw.YBottom
+		values.TextStyle[i].XAlign = draw.XLeft
+		values.TextStyle[i].YAlign = draw.YCenter
 	}
-	values.Offset = vg.Point{Y: vg.Points(3)}
+	values.Offset = vg.Point{X: vg.Points(9)}
 	p.Add(values)
 	p.NominalX(labels...)
 	span := hi - lo
 	if span == 0 {
-		span = 1
+		span = math.Max(math.Abs(hi), 1) * 0.01
 	}
-	if lo < 0 {
-		lo -= 0.05 * span
-	}
-	p.Y.Min, p.Y.Max = lo, hi+0.12*span
-	p.X.Min, p.X.Max = -0.6, float64(n)-0.4
+	p.Y.Min, p.Y.Max = lo-0.15*span, hi+0.15*span
+	p.X.Min, p.X.Max = -0.5, float64(n)-0.2
 	return p, nil
 }
 
-// darker returns the opaque colour c with its channels at 60 %.
-func darker(c color.Color) color.RGBA {
-	r, g, b, _ := c.RGBA()
-	return color.RGBA{R: uint8(r >> 8 * 6 / 10), G: uint8(g >> 8 * 6 / 10), B: uint8(b >> 8 * 6 / 10), A: 0xff}
+// comparisonDecimals is the number of decimals that shows the errors to two
+// significant digits (the means to the same place), between 0 and 6; 2 without errors.
+func comparisonDecimals(means, errs []float64) int {
+	smallest := math.Inf(1)
+	for _, e := range errs {
+		if e > 0 {
+			smallest = min(smallest, e)
+		}
+	}
+	if math.IsInf(smallest, 1) {
+		return 2
+	}
+	return max(0, min(6, 1-int(math.Floor(math.Log10(smallest)))))
 }
 
 // errorBars draws vertical ±err bars with caps on bars at x = 0, 1, ….

@@ -195,7 +195,8 @@ func TestTrainingCurves(t *testing.T) {
 		}
 		texts := renderSVG(t, p)
 		for _, k := range keys {
-			requireText(t, texts, k)
+			// The legend names what differs between the keys, the axis what they share.
+			requireText(t, texts, strings.TrimSuffix(k, "_"+c.label))
 		}
 	}
 	// The x axis follows the epoch field, or the position without one.
@@ -229,11 +230,13 @@ func TestTrainingCurves(t *testing.T) {
 	}
 }
 
-func TestAblationBars(t *testing.T) {
+// Comparison draws each variant's dot in its colour with its value and error at the
+// precision of the errors, on an axis zoomed to the data (not from zero).
+func TestComparisonDotsOnAZoomedAxis(t *testing.T) {
 	labels := []string{"all", "no-local", "no-expander", "no-global"}
-	means := []float64{0.9158, 0.9031, 0.9112, 0.9145}
-	errs := []float64{0.002, 0.004, 0.003, 0.0025}
-	p, err := AblationBars(labels, means, errs, "test accuracy")
+	means := []float64{91.58, 90.31, 91.12, 91.45}
+	errs := []float64{0.2, 0.41, 0.3, 0.25}
+	p, err := Comparison(labels, means, errs, "test accuracy")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -241,16 +244,19 @@ func TestAblationBars(t *testing.T) {
 	for i := range labels {
 		c := seriesColor(i).(interface{ RGBA() (r, g, b, a uint32) })
 		r, g, b, _ := c.RGBA()
-		requireColour(t, s, "bar "+labels[i], uint32(r>>8)<<16|uint32(g>>8)<<8|uint32(b>>8), 2000)
+		requireColour(t, s, "dot "+labels[i], uint32(r>>8)<<16|uint32(g>>8)<<8|uint32(b>>8), 20)
 	}
 	texts := renderSVG(t, p)
 	for i, l := range labels {
 		requireText(t, texts, l)
-		requireText(t, texts, fmt.Sprintf("%.4g ± %.2g", means[i], errs[i]))
+		requireText(t, texts, fmt.Sprintf("%.2f ± %.2f", means[i], errs[i]))
 	}
 	requireText(t, texts, "test accuracy")
+	if p.Y.Min < 89 || p.Y.Max > 93 {
+		t.Errorf("y axis [%v, %v]: want it zoomed to the data, about [89.9, 92.0]", p.Y.Min, p.Y.Max)
+	}
 	// Without errors, and with negative values.
-	if _, err := AblationBars(labels[:2], []float64{-1, 2}, nil, "Δ"); err != nil {
+	if _, err := Comparison(labels[:2], []float64{-1, 2}, nil, "Δ"); err != nil {
 		t.Errorf("no errors, negative mean: %v", err)
 	}
 	for name, c := range map[string]struct {
@@ -264,7 +270,7 @@ func TestAblationBars(t *testing.T) {
 		"negative error": {labels[:1], []float64{1}, []float64{-0.1}},
 		"infinite error": {labels[:1], []float64{1}, []float64{math.Inf(1)}},
 	} {
-		if _, err := AblationBars(c.labels, c.means, c.errs, "y"); err == nil {
+		if _, err := Comparison(c.labels, c.means, c.errs, "y"); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}

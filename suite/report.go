@@ -170,7 +170,7 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 			if len(labels) == 0 {
 				continue
 			}
-			p, err := plots.AblationBars(labels, means, stds, "test accuracy (%)")
+			p, err := plots.Comparison(labels, means, stds, "test accuracy (%)")
 			if err != nil {
 				return err
 			}
@@ -452,7 +452,12 @@ func writeScalingSection(w io.Writer, csvPath string, meta ResultsMeta, figs *fi
 	if len(timeCurves) == 0 {
 		return nil
 	}
-	pt, err := plots.ScalingCurves("Seconds per training epoch", "nodes", "seconds per epoch", timeCurves, nil)
+	what := "planted-partition graphs"
+	if len(recs) > 0 {
+		st := recs[0].Settings
+		what = fmt.Sprintf("planted partition (degree %g), %d layers of width %d, expander degree %d", st.AvgDegree, st.Layers, st.Hidden, st.ExpanderDegree)
+	}
+	pt, err := plots.ScalingCurves("Seconds per training epoch: "+what, "nodes", "seconds per epoch", timeCurves, nil)
 	if err != nil {
 		return err
 	}
@@ -460,7 +465,7 @@ func writeScalingSection(w io.Writer, csvPath string, meta ResultsMeta, figs *fi
 	if err != nil {
 		return err
 	}
-	pm, err := plots.ScalingCurves("Peak memory", "nodes", "peak resident memory (MiB)", memCurves,
+	pm, err := plots.ScalingCurves("Peak memory: "+what, "nodes", "peak resident memory (MiB)", memCurves,
 		[]plots.Limit{{Label: fmt.Sprintf("%d GiB", ReportMemoryBudgetGiB), Y: budgetMiB}})
 	if err != nil {
 		return err

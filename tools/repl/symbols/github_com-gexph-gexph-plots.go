@@ -12,9 +12,9 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/plots/plots"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"AblationBars":       reflect.ValueOf(plots.AblationBars),
 		"BallGrowth":         reflect.ValueOf(plots.BallGrowth),
 		"BallSeries":         reflect.ValueOf(plots.BallSeries),
+		"Comparison":         reflect.ValueOf(plots.Comparison),
 		"DefaultDPI":         reflect.ValueOf(constant.MakeFromLiteral("150", token.INT, 0)),
 		"DefaultHeight":      reflect.ValueOf(constant.MakeFromLiteral("4", token.FLOAT, 0)),
 		"DefaultLayoutIters": reflect.ValueOf(constant.MakeFromLiteral("300", token.INT, 0)),
