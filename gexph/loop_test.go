@@ -248,15 +248,7 @@ func TestPredictAgreesWithEvaluate(t *testing.T) {
 	cfg := tinyConfig()
 	dir := t.TempDir()
 	train(t, cfg, ds, TrainOptions{OutDir: dir})
-	ckpt := filepath.Join(dir, BestCheckpointFile)
-	ev, err := Evaluate(context.Background(), ckpt, ds, ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds, err := Predict(context.Background(), ckpt, ds, "test", ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ev, preds := evaluateAndPredictTest(t, filepath.Join(dir, BestCheckpointFile), ds)
 	right := 0
 	for _, p := range preds {
 		if p.Class == p.Label {
@@ -333,15 +325,7 @@ func TestUnlabelledNodesWeighNothing(t *testing.T) {
 	if math.IsNaN(res.History[0].TrainLoss) {
 		t.Fatal("NaN loss")
 	}
-	ckpt := filepath.Join(dir, BestCheckpointFile)
-	ev, err := Evaluate(context.Background(), ckpt, ds, ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	preds, err := Predict(context.Background(), ckpt, ds, "test", ModelOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	ev, preds := evaluateAndPredictTest(t, filepath.Join(dir, BestCheckpointFile), ds)
 	right, labelled, unlabelled := 0, 0, 0
 	for _, p := range preds {
 		if p.Label == int(data.Unlabelled) {
@@ -359,4 +343,18 @@ func TestUnlabelledNodesWeighNothing(t *testing.T) {
 	if got := float64(right) / float64(labelled); math.Abs(got-ev.Test.Metric) > 1e-9 {
 		t.Errorf("accuracy over the labelled test nodes %v, Evaluate's test metric %v", got, ev.Test.Metric)
 	}
+}
+
+// evaluateAndPredictTest evaluates the checkpoint on ds and predicts its test split.
+func evaluateAndPredictTest(t *testing.T, ckpt string, ds *data.Dataset) (*EvalResult, []Prediction) {
+	t.Helper()
+	ev, err := Evaluate(context.Background(), ckpt, ds, ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	preds, err := Predict(context.Background(), ckpt, ds, "test", ModelOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ev, preds
 }

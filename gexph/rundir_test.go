@@ -17,18 +17,25 @@ import (
 	"github.com/gexph/gexph/layers"
 )
 
-// Editing a value of the JSON header (here best_val, keeping the file's length) breaks
-// the whole-file CRC, as a flipped weight does.
-func TestCheckpointCRCCoversTheHeader(t *testing.T) {
-	ds := tinyNodeDataset(8, 11)
+// oneEpochCheckpoint trains a tiny model for one epoch and returns its run directory
+// and the bytes of its last.ckpt.
+func oneEpochCheckpoint(t *testing.T) (string, []byte) {
+	t.Helper()
 	cfg := tinyConfig()
 	cfg.Epochs = 1
 	dir := t.TempDir()
-	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	train(t, cfg, tinyNodeDataset(8, 11), TrainOptions{OutDir: dir})
 	good, err := os.ReadFile(filepath.Join(dir, LastCheckpointFile))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return dir, good
+}
+
+// Editing a value of the JSON header (here best_val, keeping the file's length) breaks
+// the whole-file CRC, as a flipped weight does.
+func TestCheckpointCRCCoversTheHeader(t *testing.T) {
+	dir, good := oneEpochCheckpoint(t)
 	i := bytes.Index(good, []byte(`"epoch":1`))
 	if i < 0 {
 		t.Fatalf("no epoch in the header: %q", good[:200])
@@ -47,15 +54,7 @@ func TestCheckpointCRCCoversTheHeader(t *testing.T) {
 // A checkpoint of the first format (CRC of the variables in the header, no trailer)
 // still reads, with the same variables; corrupting its variables is still caught.
 func TestCheckpointOfTheFirstFormatStillReads(t *testing.T) {
-	ds := tinyNodeDataset(8, 11)
-	cfg := tinyConfig()
-	cfg.Epochs = 1
-	dir := t.TempDir()
-	train(t, cfg, ds, TrainOptions{OutDir: dir})
-	good, err := os.ReadFile(filepath.Join(dir, LastCheckpointFile))
-	if err != nil {
-		t.Fatal(err)
-	}
+	dir, good := oneEpochCheckpoint(t)
 	hlen := binary.LittleEndian.Uint64(good[8:16])
 	var hdr map[string]any
 	if err := json.Unmarshal(good[16:16+hlen], &hdr); err != nil {
