@@ -92,22 +92,8 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 	}
 	switch found {
 	case 0:
-		// The random split draws from the labelled nodes only.
-		var labelled []int
-		for v, y := range labels {
-			if y != Unlabelled {
-				labelled = append(labelled, v)
-			}
-		}
-		if d.Split, err = RandomSplit(len(labelled), 0.6, 0.2, seed); err != nil {
+		if d.Split, err = LabelledSplit(labels, 0.6, 0.2, seed); err != nil {
 			return nil, err
-		}
-		if len(labelled) < n {
-			for _, part := range []*[]int{&d.Split.Train, &d.Split.Val, &d.Split.Test} {
-				for i, k := range *part {
-					(*part)[i] = labelled[k]
-				}
-			}
 		}
 	case 3:
 		if err := checkDisjoint(parts, n); err != nil {

@@ -18,9 +18,10 @@ import (
 // attr_* matrix made binary, every positive entry set to 1, as PyTorch Geometric (on
 // which the paper's code runs) reads these files: the Coauthor sets store keyword counts
 // (CS up to 10 and more), the other sets are binary already. The split is a random
-// 60/20/20 split of the nodes drawn from seed (see RandomSplit), which needs a component
-// of at least 3 nodes. Labels are 0-based class indices in [0, MaxClasses) and below
-// the number of nodes of the file's graph; the attr_* matrix needs at least one column.
+// 60/20/20 split of the labelled nodes drawn from seed (see LabelledSplit), which needs
+// a component of at least 3 nodes. Labels are 0-based class indices in [0, MaxClasses)
+// and below the number of nodes of the file's graph, or -1 (Unlabelled) for a node of no
+// split; the attr_* matrix needs at least one column.
 // An empty name is taken from the file name.
 func LoadGNNBenchmark(path, name string, seed uint64) (*Dataset, error) {
 	z, err := npy.ReadNPZFile(path)
@@ -79,8 +80,10 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, seed uint64) (*Dataset, error)
 	numClasses := 0
 	for i, y := range labels {
 		switch {
+		case y == Unlabelled:
+			continue
 		case y < 0:
-			return nil, fmt.Errorf("%s: entry labels: node %d has negative label %d", z.Name, i, y)
+			return nil, fmt.Errorf("%s: entry labels: node %d has negative label %d (only -1, unlabelled, is allowed)", z.Name, i, y)
 		case y >= MaxClasses:
 			return nil, fmt.Errorf("%s: entry labels: node %d has label %d, not below MaxClasses = %d (labels are 0-based class indices)", z.Name, i, y, MaxClasses)
 		case int(y) >= n:
@@ -111,7 +114,7 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, seed uint64) (*Dataset, error)
 		return nil, fmt.Errorf("%s: the largest connected component has %d node(s) (the graph has %d undirected edges), too few for a train/val/test split",
 			z.Name, g.NumNodes, len(src)/2)
 	}
-	split, err := RandomSplit(g.NumNodes, 0.6, 0.2, seed)
+	split, err := LabelledSplit(g.NodeLabels, 0.6, 0.2, seed)
 	if err != nil {
 		return nil, err
 	}

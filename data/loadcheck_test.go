@@ -473,3 +473,38 @@ func TestUnlabelledNodesStayOutOfTheSplits(t *testing.T) {
 	_, err = LoadEdgeListDir(writeEdgeListDir(t, files), 3)
 	wantError(t, "split file naming an unlabelled node", err, "test split holds node 1", "unlabelled")
 }
+
+// LabelledSplit splits the labelled nodes only, and equals RandomSplit when every node
+// is labelled.
+func TestLabelledSplitLeavesUnlabelledNodesOut(t *testing.T) {
+	labels := make([]int32, 50)
+	for v := range labels {
+		labels[v] = int32(v % 3)
+	}
+	all, err := LabelledSplit(labels, 0.6, 0.2, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want, _ := RandomSplit(50, 0.6, 0.2, 9); !reflect.DeepEqual(all, want) {
+		t.Errorf("all labelled: %v, want RandomSplit's %v", all, want)
+	}
+	for v := 0; v < 50; v += 5 {
+		labels[v] = Unlabelled
+	}
+	s, err := LabelledSplit(labels, 0.6, 0.2, 9)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, part := range [][]int{s.Train, s.Val, s.Test} {
+		for _, v := range part {
+			if labels[v] == Unlabelled {
+				t.Errorf("unlabelled node %d in a split", v)
+			}
+			n++
+		}
+	}
+	if n != 40 {
+		t.Errorf("%d nodes in the splits, want the 40 labelled", n)
+	}
+}

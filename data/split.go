@@ -100,3 +100,25 @@ func mix64(x uint64) uint64 {
 	x ^= x >> 31
 	return x
 }
+
+// LabelledSplit is RandomSplit over the nodes whose label is not Unlabelled: the split
+// of a semi-supervised graph, whose unlabelled nodes belong to no split. With every
+// node labelled it equals RandomSplit(len(labels), …).
+func LabelledSplit(labels []int32, trainFrac, valFrac float64, seed uint64) (Split, error) {
+	var labelled []int
+	for v, y := range labels {
+		if y != Unlabelled {
+			labelled = append(labelled, v)
+		}
+	}
+	split, err := RandomSplit(len(labelled), trainFrac, valFrac, seed)
+	if err != nil || len(labelled) == len(labels) {
+		return split, err
+	}
+	for _, part := range []*[]int{&split.Train, &split.Val, &split.Test} {
+		for i, k := range *part {
+			(*part)[i] = labelled[k]
+		}
+	}
+	return split, nil
+}

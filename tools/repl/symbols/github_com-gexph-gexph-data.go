@@ -33,6 +33,7 @@ func init() {
 		"GraphRegression":                reflect.ValueOf(data.GraphRegression),
 		"InducedSubgraph":                reflect.ValueOf(data.InducedSubgraph),
 		"KnownDatasets":                  reflect.ValueOf(data.KnownDatasets),
+		"LabelledSplit":                  reflect.ValueOf(data.LabelledSplit),
 		"LargestComponent":               reflect.ValueOf(data.LargestComponent),
 		"Load":                           reflect.ValueOf(data.Load),
 		"LoadCIFAR10Superpixels":         reflect.ValueOf(data.LoadCIFAR10Superpixels),
