@@ -1,9 +1,8 @@
 package gexph
 
 import (
-	"math"
-
 	"github.com/gexph/gexph/internal/jsonfile"
+	"gonum.org/v1/gonum/stat"
 )
 
 // AggregateFile is the aggregate of a multi-seed run (`gexph train -seeds`), beside
@@ -56,22 +55,15 @@ func WriteAggregate(path string, agg AggregateResult) error {
 	return jsonfile.Write(path, agg)
 }
 
-// meanStd returns the mean and the sample standard deviation (n − 1) of xs.
+// meanStd returns the mean and the sample standard deviation (n − 1) of xs, 0 for a
+// single value.
 func meanStd(xs []float64) MeanStd {
-	if len(xs) == 0 {
+	switch len(xs) {
+	case 0:
 		return MeanStd{}
+	case 1:
+		return MeanStd{Mean: xs[0]}
 	}
-	var sum float64
-	for _, x := range xs {
-		sum += x
-	}
-	mean := sum / float64(len(xs))
-	if len(xs) == 1 {
-		return MeanStd{Mean: mean}
-	}
-	var ss float64
-	for _, x := range xs {
-		ss += (x - mean) * (x - mean)
-	}
-	return MeanStd{Mean: mean, Std: math.Sqrt(ss / float64(len(xs)-1))}
+	mean, std := stat.MeanStdDev(xs, nil)
+	return MeanStd{Mean: mean, Std: std}
 }

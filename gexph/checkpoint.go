@@ -43,6 +43,11 @@ const (
 	ResultFile = "result.json"
 )
 
+// RunFiles lists the files a run writes in its output directory.
+func RunFiles() []string {
+	return []string{LastCheckpointFile, BestCheckpointFile, LogFile, CSVLogFile, ResultFile}
+}
+
 // CheckpointInfo is the metadata of a checkpoint: what was trained, how far, and the
 // history so far. The variables (weights, optimizer state, batch-norm statistics, the
 // random-number state) travel with it in the file.

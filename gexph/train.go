@@ -364,12 +364,10 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 		if err != nil {
 			return nil, err
 		}
-		outT, err := m.forward(b)
+		out, err := m.forwardHost(b)
 		if err != nil {
 			return nil, err
 		}
-		out := tensors.MustCopyFlatData[float32](outT)
-		outT.FinalizeAll()
 		for i, split := range splits {
 			idx, err := splitIndices(ds, split)
 			if err != nil {
@@ -400,13 +398,11 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 			if err != nil {
 				return nil, err
 			}
-			outT, err := m.forward(b)
+			out, err := m.forwardHost(b)
 			b.Release()
 			if err != nil {
 				return nil, err
 			}
-			out := tensors.MustCopyFlatData[float32](outT)
-			outT.FinalizeAll()
 			loss, sumW := m.hostLoss(out, b.Labels, b.Targets, b.Weights[:b.Rows])
 			c.add(out, b, allRows(b.Rows), loss, sumW)
 		}
@@ -487,7 +483,11 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	if err := ds.Validate(); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
-	fingerprint := ds.Fingerprint()
+	// The fingerprint (a pass over all the data) is for checkpoints only.
+	fingerprint := ""
+	if opts.OutDir != "" {
+		fingerprint = ds.Fingerprint()
+	}
 	ds = subsetSplit(ds, &cfg)
 	if !opts.NoMemoryCheck {
 		if err := checkMemory(cfg, ds); err != nil {
@@ -524,7 +524,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		defer lock.Release()
 		// Under the lock no other run writes here: what a killed run left half-written
 		// goes, and so does the result of a finished run that this one continues.
-		for _, name := range []string{LastCheckpointFile, BestCheckpointFile, LogFile, ResultFile} {
+		for _, name := range RunFiles() {
 			if err := atomicfile.RemoveTemps(filepath.Join(opts.OutDir, name)); err != nil {
 				return nil, fmt.Errorf("train: %w", err)
 			}

@@ -343,15 +343,8 @@ func TestVirtualNodeSeesEveryNode(t *testing.T) {
 // embeddings given per edge: outputs and the gradients of a loss with respect to the
 // node states and the table, in training with RecomputeGathers on and off.
 func TestExphormerAttentionTableModeMatchesPerEdge(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 4))
-	n, d, e, numTypes := 6, 8, 60, 3 // N·T = 18 ≤ E = 60: table mode.
-	src, dst := randomEdges(rng, n, e)
-	x := tensor64(rng, 1, n, d)
-	table := tensor64(rng, 1, numTypes, d)
-	types := make([]int32, e)
-	for i := range types {
-		types[i] = int32(rng.IntN(numTypes))
-	}
+	n, d, e := 6, 8, 60 // N·T = 18 ≤ E = 60: table mode.
+	src, dst, x, table, types := typedEdgeFixture(rand.New(rand.NewPCG(8, 4)), n, d, e, 3)
 	for _, recompute := range []bool{false, true} {
 		store := newStore(t, 4)
 		outs := runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
@@ -376,15 +369,8 @@ func TestExphormerAttentionTableModeMatchesPerEdge(t *testing.T) {
 // (EdgeChunkBytes) gives the output and the gradients of one pass over all edges, with
 // per-edge embeddings, a table of them and none, in the exact and the reference softmax.
 func TestExphormerAttentionChunksAgree(t *testing.T) {
-	rng := rand.New(rand.NewPCG(8, 5))
-	n, d, e, numTypes := 6, 8, 61, 3
-	src, dst := randomEdges(rng, n, e)
-	x := tensor64(rng, 1, n, d)
-	table := tensor64(rng, 1, numTypes, d)
-	types := make([]int32, e)
-	for i := range types {
-		types[i] = int32(rng.IntN(numTypes))
-	}
+	n, d, e := 6, 8, 61
+	src, dst, x, table, types := typedEdgeFixture(rand.New(rand.NewPCG(8, 5)), n, d, e, 3)
 	// 61 edges of 8 float64 values: 100 bytes per chunk makes 40 chunks of 1–2 edges.
 	for _, mode := range []string{"per-edge", "table", "none"} {
 		for _, reference := range []bool{false, true} {
@@ -419,4 +405,17 @@ func TestExphormerAttentionChunksAgree(t *testing.T) {
 			}
 		}
 	}
+}
+
+// typedEdgeFixture draws e random edges over n nodes, node states x [1, n, d], a table of
+// numTypes edge embeddings [1, numTypes, d] and each edge's type.
+func typedEdgeFixture(rng *rand.Rand, n, d, e, numTypes int) (src, dst []int32, x, table *tensors.Tensor, types []int32) {
+	src, dst = randomEdges(rng, n, e)
+	x = tensor64(rng, 1, n, d)
+	table = tensor64(rng, 1, numTypes, d)
+	types = make([]int32, e)
+	for i := range types {
+		types[i] = int32(rng.IntN(numTypes))
+	}
+	return src, dst, x, table, types
 }

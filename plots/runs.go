@@ -3,9 +3,9 @@ package plots
 import (
 	"fmt"
 	"image/color"
-	"math"
 	"sort"
 
+	"gonum.org/v1/gonum/stat"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
@@ -58,7 +58,10 @@ func RunCurves(series []RunSeries, key, title, yLabel string) (*plot.Plot, error
 		var mean, upper, lower plotter.XYs
 		for _, e := range epochs {
 			ys := byEpoch[e]
-			mu, sd := meanAndStd(ys)
+			mu, sd := ys[0], 0.0
+			if len(ys) > 1 {
+				mu, sd = stat.MeanStdDev(ys, nil)
+			}
 			mean = append(mean, plotter.XY{X: e, Y: mu})
 			if len(ys) > 1 {
 				upper = append(upper, plotter.XY{X: e, Y: mu + sd})
@@ -93,21 +96,4 @@ func RunCurves(series []RunSeries, key, title, yLabel string) (*plot.Plot, error
 	}
 	finishLegend(p, m)
 	return p, nil
-}
-
-// meanAndStd returns the mean and sample standard deviation of ys (0 for one value).
-func meanAndStd(ys []float64) (float64, float64) {
-	var sum float64
-	for _, y := range ys {
-		sum += y
-	}
-	mu := sum / float64(len(ys))
-	if len(ys) < 2 {
-		return mu, 0
-	}
-	var ss float64
-	for _, y := range ys {
-		ss += (y - mu) * (y - mu)
-	}
-	return mu, math.Sqrt(ss / float64(len(ys)-1))
 }

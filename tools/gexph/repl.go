@@ -26,7 +26,7 @@ func runREPL(args []string, stdout, stderr io.Writer) error {
 			"an allocation beyond memory) is reported and a fresh session starts.\n")
 		return nil
 	}
-	if len(args) == 0 && isTerminal(os.Stdin) && os.Getenv(replWorkerEnv) == "" {
+	if len(args) == 0 && repl.IsTerminal(os.Stdin) && os.Getenv(replWorkerEnv) == "" {
 		exe, err := os.Executable()
 		if err != nil {
 			return fmt.Errorf("repl: %w", err)
@@ -73,10 +73,4 @@ func superviseREPL(newSession func() *exec.Cmd, stderr io.Writer) error {
 		fmt.Fprintf(stderr, "\ngexph repl: the session died (%v): a panic in a goroutine or an allocation beyond memory ends the process, see the message above.\n"+
 			"gexph repl: a new session starts; the definitions of the old one are gone.\n", exit)
 	}
-}
-
-// isTerminal reports whether f is a character device such as a terminal.
-func isTerminal(f *os.File) bool {
-	info, err := f.Stat()
-	return err == nil && info.Mode()&os.ModeCharDevice != 0
 }

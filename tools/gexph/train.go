@@ -209,7 +209,7 @@ func checkOutDir(dir string, resume, force bool) error {
 		return nil
 	}
 	var found []string
-	for _, name := range []string{gexph.LastCheckpointFile, gexph.BestCheckpointFile, gexph.LogFile, gexph.ResultFile} {
+	for _, name := range gexph.RunFiles() {
 		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
 			found = append(found, name)
 		} else if !errors.Is(err, fs.ErrNotExist) {

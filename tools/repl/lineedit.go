@@ -2,6 +2,7 @@ package repl
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"go/ast"
 	"go/token"
@@ -36,7 +37,7 @@ type lineReader interface {
 }
 
 // errInterrupted is returned by a lineReader for Ctrl-C at the prompt.
-var errInterrupted = fmt.Errorf("interrupted")
+var errInterrupted = errors.New("interrupted")
 
 // plainReader reads lines from a reader that is not a terminal.
 type plainReader struct {

@@ -81,7 +81,7 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 
 	path := flags.Arg(0)
-	if path == "" && isTerminal(stdin) {
+	if path == "" && IsTerminal(stdin) {
 		s, err := newSession("", stdin, stdout, stderr)
 		if err != nil {
 			return err
@@ -110,8 +110,8 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	return s.script(string(src))
 }
 
-// isTerminal reports whether r is a character device such as a terminal.
-func isTerminal(r io.Reader) bool {
+// IsTerminal reports whether r is a character device such as a terminal.
+func IsTerminal(r io.Reader) bool {
 	f, ok := r.(*os.File)
 	if !ok {
 		return false
@@ -205,7 +205,7 @@ func (s *session) interactive(in io.Reader) {
 	defer signal.Stop(interrupts)
 
 	var lr lineReader = &plainReader{out: s.out, scan: bufio.NewScanner(in)}
-	if f, ok := in.(*os.File); ok && isTerminal(f) {
+	if f, ok := in.(*os.File); ok && IsTerminal(f) {
 		if er, err := newEditReader(f, s.out, newCompleter(stdlib.Symbols, symbols.Symbols)); err == nil {
 			lr = er
 		}
