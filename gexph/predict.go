@@ -56,20 +56,8 @@ func Predict(ctx context.Context, path string, ds *data.Dataset, split string, o
 		}
 		return preds, nil
 	}
-	for _, graphs := range batchesOf(idx, m.cfg.BatchSize) {
-		if err := ctx.Err(); err != nil {
-			return nil, err
-		}
-		b, err := m.BuildBatch(ds, graphs, nil)
-		if err != nil {
-			return nil, err
-		}
-		out, err := m.forwardHost(b)
-		b.Release()
-		if err != nil {
-			return nil, err
-		}
-		for i, gi := range graphs {
+	err = m.inferBatches(ctx, ds, idx, func(out []float32, b *Batch) {
+		for i, gi := range b.Graphs {
 			if !m.spec.nodeLevel {
 				preds = append(preds, m.prediction(out, b, i, gi, -1))
 				continue
@@ -78,8 +66,29 @@ func Predict(ctx context.Context, path string, ds *data.Dataset, split string, o
 				preds = append(preds, m.prediction(out, b, b.NodeOffset[i]+v, gi, v))
 			}
 		}
+	})
+	return preds, err
+}
+
+// inferBatches runs inference over the graphs graphs of ds in batches of the config's
+// size and hands each batch's output rows to use, in order.
+func (m *Model) inferBatches(ctx context.Context, ds *data.Dataset, graphs []int, use func(out []float32, b *Batch)) error {
+	for _, part := range batchesOf(graphs, m.cfg.BatchSize) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		b, err := m.BuildBatch(ds, part, nil)
+		if err != nil {
+			return err
+		}
+		out, err := m.forwardHost(b)
+		b.Release()
+		if err != nil {
+			return err
+		}
+		use(out, b)
 	}
-	return preds, nil
+	return nil
 }
 
 // forwardHost runs inference on b and returns its output rows on the host.

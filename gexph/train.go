@@ -393,18 +393,11 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 			return nil, err
 		}
 		c := &collector{m: m}
-		for _, graphs := range batchesOf(idx, m.cfg.BatchSize) {
-			b, err := m.BuildBatch(ds, graphs, nil)
-			if err != nil {
-				return nil, err
-			}
-			out, err := m.forwardHost(b)
-			b.Release()
-			if err != nil {
-				return nil, err
-			}
+		if err := m.inferBatches(context.Background(), ds, idx, func(out []float32, b *Batch) {
 			loss, sumW := m.hostLoss(out, b.Labels, b.Targets, b.Weights[:b.Rows])
 			c.add(out, b, allRows(b.Rows), loss, sumW)
+		}); err != nil {
+			return nil, err
 		}
 		if res[i].Metric, err = c.metric(m.cfg.Metric); err != nil {
 			return nil, fmt.Errorf("evaluate %s: %w", split, err)
