@@ -22,8 +22,10 @@ import (
 // a component of at least 3 nodes. Labels are 0-based class indices in [0, MaxClasses)
 // and below the number of nodes of the file's graph, or -1 (Unlabelled) for a node of no
 // split; the attr_* matrix needs at least one column.
-// An empty name is taken from the file name.
-func LoadGNNBenchmark(path, name string, seed uint64) (*Dataset, error) {
+// opts.Seed draws the split; opts.AllNodes, opts.DoubledEdges and opts.SelfLoops read the
+// graph as the reference code does instead (see LoadOptions). An empty name is taken
+// from the file name.
+func LoadGNNBenchmark(path, name string, opts LoadOptions) (*Dataset, error) {
 	z, err := npy.ReadNPZFile(path)
 	if err != nil {
 		return nil, err
@@ -31,10 +33,10 @@ func LoadGNNBenchmark(path, name string, seed uint64) (*Dataset, error) {
 	if name == "" {
 		name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 	}
-	return gnnBenchmarkFromNPZ(z, name, seed)
+	return gnnBenchmarkFromNPZ(z, name, opts)
 }
 
-func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, seed uint64) (*Dataset, error) {
+func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, error) {
 	adj, err := readCSR(z, "adj")
 	if err != nil {
 		return nil, err
@@ -106,15 +108,25 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, seed uint64) (*Dataset, error)
 		Node: Features{Kind: Sparse, Rows: n, Cols: attr.cols, Indptr: attr.indptr,
 			Indices: attr.indices, Values: attr.data},
 	}
-	g, _, err := LargestComponent(&full)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", z.Name, err)
+	g := full
+	if !opts.AllNodes {
+		if g, _, err = LargestComponent(&full); err != nil {
+			return nil, fmt.Errorf("%s: %w", z.Name, err)
+		}
+	}
+	if opts.DoubledEdges {
+		g.Src, g.Dst = append(g.Src, g.Src...), append(g.Dst, g.Dst...)
+	}
+	if opts.SelfLoops {
+		for i := range int32(g.NumNodes) {
+			g.Src, g.Dst = append(g.Src, i), append(g.Dst, i)
+		}
 	}
 	if g.NumNodes < 3 {
 		return nil, fmt.Errorf("%s: the largest connected component has %d node(s) (the graph has %d undirected edges), too few for a train/val/test split",
 			z.Name, g.NumNodes, len(src)/2)
 	}
-	split, err := LabelledSplit(g.NodeLabels, 0.6, 0.2, seed)
+	split, err := LabelledSplit(g.NodeLabels, 0.6, 0.2, opts.Seed)
 	if err != nil {
 		return nil, err
 	}

@@ -46,7 +46,7 @@ func TestLoadGNNBenchmarkPaperCounts(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			path := sharedData(t, tc.file)
-			d, err := LoadGNNBenchmark(path, "", 1)
+			d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func TestLoadGNNBenchmarkTiny(t *testing.T) {
 	nested := writeTemp(t, "tiny.zip", zipBytes(true, npzEntry{"tiny.npz", zipBytes(true, tinyGNN()...)}))
 	var first *Dataset
 	for _, path := range []string{plain, nested} {
-		d, err := LoadGNNBenchmark(path, "", 5)
+		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 5})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -199,6 +199,48 @@ func TestLoadGNNBenchmarkTiny(t *testing.T) {
 		} else if !reflect.DeepEqual(first.Graphs, d.Graphs) || !reflect.DeepEqual(first.Split, d.Split) {
 			t.Error("the .zip and the .npz give different data sets")
 		}
+	}
+}
+
+func TestLoadGNNBenchmarkReferenceGraph(t *testing.T) {
+	path := writeTemp(t, "tiny.npz", zipBytes(false, tinyGNN()...))
+	whole, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 5, AllNodes: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 5, AllNodes: true, DoubledEdges: true, SelfLoops: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := d.Graphs[0]
+	// Every node stays; each undirected edge appears twice in each direction, then one
+	// self loop per node.
+	if g.NumNodes != 7 || len(g.NodeLabels) != 7 {
+		t.Fatalf("%d nodes, want all 7 of the file", g.NumNodes)
+	}
+	count := map[[2]int32]int{}
+	for k := range g.Src {
+		count[[2]int32{g.Src[k], g.Dst[k]}]++
+	}
+	for k := range g.Src {
+		a, b := g.Src[k], g.Dst[k]
+		want := 2
+		if a == b {
+			want = 1
+		}
+		if count[[2]int32{a, b}] != want || count[[2]int32{b, a}] != want {
+			t.Errorf("edge %d→%d appears %d times (reverse %d), want %d", a, b, count[[2]int32{a, b}], count[[2]int32{b, a}], want)
+		}
+	}
+	loops := 0
+	for k := range g.Src {
+		if g.Src[k] == g.Dst[k] {
+			loops++
+		}
+	}
+	once := len(whole.Graphs[0].Src)
+	if loops != 7 || len(g.Src) != 2*once+7 || whole.Graphs[0].NumNodes != 7 {
+		t.Errorf("%d edges with %d self loops, want %d with 7", len(g.Src), loops, 2*once+7)
 	}
 }
 
@@ -257,7 +299,7 @@ func TestLoadGNNBenchmarkErrors(t *testing.T) {
 		{"no arrays", zipBytes(false, npzEntry{"readme.txt", []byte("hi")}), []string{"no .npy entries"}},
 	} {
 		path := writeTemp(t, "bad.npz", tc.file)
-		d, err := LoadGNNBenchmark(path, "", 1)
+		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
 		if err == nil {
 			t.Errorf("%s: no error (got %d graphs)", tc.name, len(d.Graphs))
 			continue
@@ -293,7 +335,7 @@ func TestReadNPZSkipsPickled(t *testing.T) {
 func BenchmarkLoadComputers(b *testing.B) {
 	path := sharedData(b, "gnn-benchmark/amazon-computers.zip")
 	for b.Loop() {
-		d, err := LoadGNNBenchmark(path, "computers", 1)
+		d, err := LoadGNNBenchmark(path, "computers", LoadOptions{Seed: 1})
 		if err != nil || d.Graphs[0].NumNodes != 13381 {
 			b.Fatal(err)
 		}

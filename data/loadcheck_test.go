@@ -66,7 +66,7 @@ func TestLabelRange(t *testing.T) {
 		{"node count", []int64{0, 1, 2, 1, 0, 3, 7}, []string{"entry labels", "node 6", "label 7", "node count 7"}},
 	} {
 		path := writeTemp(t, "labels.npz", zipBytes(false, replaced(tinyGNN(), "labels", npyOf(tc.labels))...))
-		d, err := LoadGNNBenchmark(path, "", 1)
+		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("npz %s: data set returned (%d classes)", tc.name, d.NumClasses)
 		}
@@ -74,7 +74,7 @@ func TestLabelRange(t *testing.T) {
 	}
 	// The largest label allowed in a 7-node graph is 6.
 	path := writeTemp(t, "ok.npz", zipBytes(false, replaced(tinyGNN(), "labels", npyOf([]int64{0, 1, 2, 1, 0, 3, 6}))...))
-	if d, err := LoadGNNBenchmark(path, "", 1); err != nil || d.NumClasses != 7 {
+	if d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1}); err != nil || d.NumClasses != 7 {
 		t.Errorf("npz label 6 of 7 nodes (outside the largest component): %v, want 7 classes", err)
 	}
 
@@ -353,7 +353,7 @@ func TestEmptyFeaturesAndEdges(t *testing.T) {
 		{"no edges", noEdges, []string{"largest connected component has 1 node(s)", "0 undirected edges", "too few"}},
 	} {
 		path := writeTemp(t, "x.npz", zipBytes(false, tc.entries...))
-		d, err := LoadGNNBenchmark(path, "", 1)
+		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("npz %s: data set returned", tc.name)
 		}

@@ -26,6 +26,17 @@ type LoadOptions struct {
 	// (graph i of a split is the same at every size) and cap those of MNIST and CIFAR10
 	// (the first images); 0 keeps a split's full size.
 	TrainGraphs, ValGraphs, TestGraphs int
+	// AllNodes keeps every node of a gnn-benchmark npz graph, as PyTorch Geometric loads
+	// it and the Exphormer reference code trains on it, instead of the largest connected
+	// component the paper's statistics describe.
+	AllNodes bool
+	// DoubledEdges lists every edge of a gnn-benchmark npz graph twice in each direction,
+	// as the reference code does when it adds reverse edges to the already symmetric
+	// files: degree-normalised message passing then weighs self loops half as much.
+	DoubledEdges bool
+	// SelfLoops adds a self loop to every node of a gnn-benchmark npz graph (the
+	// reference's add_self_loops), so attention also runs over node → itself.
+	SelfLoops bool
 }
 
 // DatasetInfo describes a data set Load knows by name.
@@ -48,7 +59,7 @@ type datasetEntry struct {
 // registry lists the data sets Load knows by name; adding one is adding a row.
 func registry() []datasetEntry {
 	gnn := func(name string) func(string, LoadOptions) (*Dataset, error) {
-		return func(path string, o LoadOptions) (*Dataset, error) { return LoadGNNBenchmark(path, name, o.Seed) }
+		return func(path string, o LoadOptions) (*Dataset, error) { return LoadGNNBenchmark(path, name, o) }
 	}
 	info := func(name, desc string, files ...string) DatasetInfo {
 		return DatasetInfo{Name: name, Description: desc, Files: files}
@@ -152,7 +163,7 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 	if kind, path, ok := strings.Cut(spec, ":"); ok {
 		switch kind {
 		case "npz":
-			return LoadGNNBenchmark(path, "", opts.Seed)
+			return LoadGNNBenchmark(path, "", opts)
 		case "ogb":
 			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return LoadOGBNode(path) })
 		case "edgelist":

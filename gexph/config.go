@@ -104,7 +104,8 @@ type Config struct {
 	// (lappe, rwse); eslappe projects to HiddenDim and ignores it.
 	PEDim int `json:"pe_dim"`
 
-	// MPNN is the local message-passing layer: gatedgcn|gine|gcn|none.
+	// MPNN is the local message-passing layer: gatedgcn|gine|gcn|sage|gat|none (sage: GraphSAGE
+	// with mean aggregation; gat: GAT with Heads heads and self loops, as in GraphGPS).
 	MPNN layers.LocalModel `json:"mpnn"`
 	// Attention is the global attention: exphormer|full|performer|bigbird|none.
 	Attention layers.GlobalModel `json:"attention"`
@@ -124,6 +125,13 @@ type Config struct {
 	Norm layers.Norm `json:"norm"`
 	// Pooling is the graph readout for graph-level tasks: mean|sum|max.
 	Pooling layers.Pooling `json:"pooling"`
+	// ReferenceAttention scores Exphormer attention as the reference code does,
+	// exp(clamp(score, −5, 5)) normalised, instead of an exact softmax.
+	ReferenceAttention bool `json:"reference_attention"`
+	// PreMPLayers is the number of GraphGym pre-message-passing layers between the node
+	// encoder and the first GPS layer (linear map, the GPS norm when it is batch,
+	// dropout, ReLU; 0: none). The reference code's transductive configs use 1.
+	PreMPLayers int `json:"pre_mp_layers"`
 	// HeadLayers is the number of dense layers of the prediction head (≥ 1).
 	HeadLayers int `json:"head_layers"`
 	// HeadNorm adds a batch norm after each hidden head layer (GraphGym's node head).
@@ -160,6 +168,13 @@ type Config struct {
 	// faster, but those three [E, D] tensors per layer stay alive through the step
 	// (PATTERN's preset: 2.0 instead of 1.5 GB; Amazon Computers': 3.3 instead of 1.5 GB).
 	KeepGathers bool `json:"keep_gathers"`
+
+	// AllNodes, DoubledEdges and SelfLoops read a gnn-benchmark npz graph as the
+	// reference code does (data.LoadOptions): every node rather than the largest
+	// connected component, every edge twice, a self loop per node.
+	AllNodes     bool `json:"all_nodes"`
+	DoubledEdges bool `json:"doubled_edges"`
+	SelfLoops    bool `json:"self_loops"`
 
 	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a
 	// transductive data set) taken from each split, in split order; 0 keeps them all.
@@ -209,6 +224,7 @@ func (c *Config) Validate() error {
 		{"virtual_nodes", c.VirtualNodes}, {"warmup_epochs", c.WarmupEpochs}, {"patience", c.Patience},
 		{"max_train", c.MaxTrain}, {"max_val", c.MaxVal}, {"max_test", c.MaxTest},
 		{"expander_degree", c.ExpanderDegree}, {"pe_size", c.PESize}, {"pe_dim", c.PEDim},
+		{"pre_mp_layers", c.PreMPLayers},
 	} {
 		if p.value < 0 {
 			return fmt.Errorf("config: %s = %d, want ≥ 0", p.field, p.value)

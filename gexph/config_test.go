@@ -14,8 +14,9 @@ import (
 
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
-	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "cora", "cs", "demo", "graph", "malnet-tiny",
-		"mnist", "node", "ogbn-arxiv", "pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "physics", "scaling"}
+	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "computers-ref", "cora", "cs", "cs-ref",
+		"demo", "graph", "malnet-tiny", "mnist", "node", "ogbn-arxiv", "pascalvoc-sp", "pattern", "peptides-func",
+		"peptides-struct", "photo", "photo-ref", "physics", "physics-ref", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)
 	}
@@ -78,6 +79,35 @@ func TestPresetTableValues(t *testing.T) {
 	}
 }
 
+// TestReferencePresetsMatchReferenceConfigs checks the *-ref presets against the
+// reference code's configs/Exphormer/{computer,photo,cs,physics}.yaml (docs/REFERENCE.md).
+func TestReferencePresetsMatchReferenceConfigs(t *testing.T) {
+	type ref struct {
+		hidden, epochs int
+		selfLoops      bool
+	}
+	for name, r := range map[string]ref{
+		"computers-ref": {80, 150, false}, "photo-ref": {64, 100, false},
+		"cs-ref": {72, 70, false}, "physics-ref": {72, 70, true},
+	} {
+		c, err := Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// gt: GCN+Exphormer, 4 layers, 2 heads, dropout 0.4, batch norm; gnn: one pre-MP
+		// layer, one post-MP layer; optim: AdamW, lr 1e-3, weight decay 1e-3, 5 warm-up
+		// epochs, clipping; prep: expander degree 6, no virtual nodes.
+		if c.MPNN != layers.LocalGCN || c.Attention != layers.GlobalExphormer || c.Layers != 4 || c.Heads != 2 ||
+			c.HiddenDim != r.hidden || c.Epochs != r.epochs || c.Dropout != 0.4 || c.AttnDropout != 0 ||
+			c.Norm != layers.NormBatch || c.PreMPLayers != 1 || c.HeadLayers != 1 || c.HeadNorm ||
+			c.LearningRate != 1e-3 || c.WeightDecay != 1e-3 || c.WarmupEpochs != 5 || c.GradClip != 1 ||
+			c.ExpanderDegree != 6 || c.VirtualNodes != 0 || !c.LocalEdges || !c.ExpanderEdges ||
+			!c.AllNodes || !c.DoubledEdges || c.SelfLoops != r.selfLoops || !c.ReferenceAttention {
+			t.Errorf("preset %s differs from the reference config: %+v", name, c)
+		}
+	}
+}
+
 func TestPresetUnknown(t *testing.T) {
 	_, err := Preset("nope")
 	if err == nil || !strings.Contains(err.Error(), `"nope"`) || !strings.Contains(err.Error(), `"pattern"`) {
@@ -100,7 +130,7 @@ func TestValidateErrors(t *testing.T) {
 		want []string // substrings of the error
 	}{
 		{func(c *Config) { c.PE = "lap" }, []string{"pe:", `"lap"`, `"eslappe"`}},
-		{func(c *Config) { c.MPNN = "gat" }, []string{"mpnn:", `"gatedgcn"`}},
+		{func(c *Config) { c.MPNN = "pna" }, []string{"mpnn:", `"gatedgcn"`}},
 		{func(c *Config) { c.Attention = "dense" }, []string{"attention:", `"exphormer"`, `"bigbird"`}},
 		{func(c *Config) { c.ExpanderAlgorithm = "ramanujan" }, []string{"expander_algorithm:", `"hamiltonian"`}},
 		{func(c *Config) { c.Norm = "group" }, []string{"norm:", `"layer"`}},
@@ -111,6 +141,7 @@ func TestValidateErrors(t *testing.T) {
 		{func(c *Config) { c.HiddenDim = -1 }, []string{"hidden_dim"}},
 		{func(c *Config) { c.Heads = 3 }, []string{"heads = 3", "hidden_dim = 64"}},
 		{func(c *Config) { c.HeadLayers = 0 }, []string{"head_layers"}},
+		{func(c *Config) { c.PreMPLayers = -1 }, []string{"pre_mp_layers = -1"}},
 		{func(c *Config) { c.BatchSize = 0 }, []string{"batch_size"}},
 		{func(c *Config) { c.Epochs = 0 }, []string{"epochs"}},
 		{func(c *Config) { c.VirtualNodes = -1 }, []string{"virtual_nodes"}},
@@ -185,7 +216,7 @@ func TestParseConfigOverridesAndErrors(t *testing.T) {
 	if _, err := ParseConfig(base, `{"hiden_dim": 3}`); err == nil || !strings.Contains(err.Error(), "hiden_dim") {
 		t.Errorf("unknown key: error %v", err)
 	}
-	if _, err := ParseConfig(base, `{"mpnn": "gat"}`); err == nil || !strings.Contains(err.Error(), "mpnn") {
+	if _, err := ParseConfig(base, `{"mpnn": "pna"}`); err == nil || !strings.Contains(err.Error(), "mpnn") {
 		t.Errorf("bad value: error %v", err)
 	}
 	if _, err := ParseConfig(base, `{`); err == nil {

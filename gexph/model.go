@@ -412,7 +412,7 @@ func (m *Model) gpsConfig() layers.GPSConfig {
 	return layers.GPSConfig{
 		Local: m.cfg.MPNN, Global: m.cfg.Attention, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
 		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
-		RecomputeGathers: !m.cfg.KeepGathers,
+		RecomputeGathers: !m.cfg.KeepGathers, ReferenceAttention: m.cfg.ReferenceAttention,
 	}
 }
 
@@ -437,6 +437,14 @@ func (m *Model) modelGraph(scope *model.Scope, in *Inputs[*Node]) *Node {
 		h = Concatenate([]*Node{h, pe}, -1)
 	case PERWSE:
 		h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in.RWSE, cfg.PEDim, false)}, -1)
+	}
+
+	if cfg.PreMPLayers > 0 {
+		pre := layers.NewPreMP(scope.In("pre_mp"), h).Layers(cfg.PreMPLayers).Dropout(cfg.Dropout)
+		if cfg.Norm == layers.NormBatch {
+			pre.BatchNorm(in.NodeMask)
+		}
+		h = pre.Done()
 	}
 
 	// The attention's edge embeddings are rows of a table (the encoded local edges or

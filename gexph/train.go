@@ -700,6 +700,9 @@ func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
 	}
+	lo.AllNodes = lo.AllNodes || cfg.AllNodes
+	lo.DoubledEdges = lo.DoubledEdges || cfg.DoubledEdges
+	lo.SelfLoops = lo.SelfLoops || cfg.SelfLoops
 	return lo
 }
 

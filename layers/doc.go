@@ -5,14 +5,15 @@
 //     (NewExphormerAttention) and the baselines it is compared with: full attention
 //     (NewDenseAttention) and Performer (NewPerformerAttention) per graph, BigBird
 //     (NewBigBirdAttention);
-//   - message passing: GatedGCN (NewGatedGCN), GINE (NewGINE), GCN (GCNConv), and the
-//     feed-forward block (FeedForward);
+//   - message passing: GatedGCN (NewGatedGCN), GINE (NewGINE), GCN (GCNConv),
+//     GraphSAGE (SAGEConv), GAT (NewGAT), and the feed-forward block (FeedForward);
 //   - the GPS layer that combines them (NewGPSLayer, GPSConfig; LocalModel, GlobalModel
 //     and Norm name the choices);
 //   - embeddings: edge types (EdgeTypeEmbedding, MixedEdgeEmbedding, MixedEdgeTable),
 //     virtual nodes (VirtualNodeEmbedding, AppendVirtualNodes), positional-encoding
 //     encoders (NewLapPEEncoder, ESLapPEEncoder, RWSEEncoder);
-//   - readout and training: GraphPool, NewMLPHead, NewBatchNorm, the losses
+//   - readout and training: GraphPool, NewPreMP (GraphGym's pre-message-passing
+//     layers), NewMLPHead, NewBatchNorm, the losses
 //     (CrossEntropy, WeightedCrossEntropy, BCEWithLogits, MAE, MSE), and FanInUniform,
 //     PyTorch's initialisation of linear maps.
 //

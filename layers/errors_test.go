@@ -136,7 +136,7 @@ func TestBadInputs(t *testing.T) {
 		}},
 		{"batchnorm mask", "mask", func(s *model.Scope, in []*Node) *Node { return NewBatchNorm(s, in[0]).Mask(in[6]).Done() }},
 		{"batchnorm rank", "rank 2", func(s *model.Scope, in []*Node) *Node { return NewBatchNorm(s, Reshape(in[0], 16)).Done() }},
-		{"gps config", "gps config", gps(GPSConfig{Local: "gat", Global: GlobalNone, Norm: NormNone}, func(*GPSLayerBuilder, []*Node) {})},
+		{"gps config", "gps config", gps(GPSConfig{Local: "pna", Global: GlobalNone, Norm: NormNone}, func(*GPSLayerBuilder, []*Node) {})},
 		{"gps local edges", "LocalEdges", gps(okCfg, func(b *GPSLayerBuilder, in []*Node) { b.AttentionEdges(in[2], in[3], in[1]) })},
 		{"gps attention edges", "AttentionEdges", gps(okCfg, func(b *GPSLayerBuilder, in []*Node) { b.LocalEdges(in[2], in[3], in[1]) })},
 		{"gps edge table dtype", "edge table dtype", gps(GPSConfig{Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2},

@@ -200,6 +200,11 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 			hLocal = Add(hIn, dropout(scope, gine.Done(), cfg.Dropout))
 		case LocalGCN:
 			hLocal = Add(hIn, dropout(scope, GCNConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))
+		case LocalSAGE:
+			hLocal = Add(hIn, dropout(scope, SAGEConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))
+		case LocalGAT:
+			gat := NewGAT(scope, hIn, b.localSrc, b.localDst, max(cfg.Heads, 1)).Done()
+			hLocal = Add(hIn, dropout(scope, gat, cfg.Dropout))
 		}
 		add(b.normalize("norm_local", hLocal))
 	}

@@ -21,7 +21,7 @@ func TestGPSConfigValidate(t *testing.T) {
 		t.Fatalf("config without heads and no attention rejected: %v", err)
 	}
 	bad := map[string]func(c *GPSConfig){
-		"local":             func(c *GPSConfig) { c.Local = "gat" },
+		"local":             func(c *GPSConfig) { c.Local = "pna" },
 		"global":            func(c *GPSConfig) { c.Global = "transformer" },
 		"norm":              func(c *GPSConfig) { c.Norm = "group" },
 		"heads":             func(c *GPSConfig) { c.Heads = 0 },

@@ -114,6 +114,15 @@ func TestMPNNGradients(t *testing.T) {
 		"gcn": func(scope *model.Scope, in []*Node) *Node {
 			return Add(GCNConv(scope, in[0], in[2], in[3]), MulScalar(ReduceAllSum(in[1]), 0))
 		},
+		"sage": func(scope *model.Scope, in []*Node) *Node {
+			return Add(SAGEConv(scope, in[0], in[2], in[3]), MulScalar(ReduceAllSum(in[1]), 0))
+		},
+		"gat": func(scope *model.Scope, in []*Node) *Node {
+			return Add(NewGAT(scope, in[0], in[2], in[3], 2).AttentionDropout(0.2).Done(), MulScalar(ReduceAllSum(in[1]), 0))
+		},
+		"pre-mp": func(scope *model.Scope, in []*Node) *Node {
+			return Add(NewPreMP(scope, in[0]).Layers(2).Dropout(0.2).BatchNorm(nil).Done(), MulScalar(ReduceAllSum(in[1]), 0))
+		},
 		"ffn": func(scope *model.Scope, in []*Node) *Node {
 			return Add(FeedForward(scope, in[0], 2, 0.2), MulScalar(ReduceAllSum(in[1]), 0))
 		},

@@ -107,3 +107,62 @@ func labelsAsInt(labels *Node) *Node {
 	}
 	return ConvertDType(labels, dtypes.Int32)
 }
+
+// PreMPBuilder configures GraphGym's pre-message-passing stack (GNNPreMP), which the
+// reference code runs between the node encoder and the first GPS layer. Create it with
+// NewPreMP and call Done.
+type PreMPBuilder struct {
+	scope       *model.Scope
+	x, normMask *Node
+	numLayers   int
+	dropoutRate float64
+	norm        bool
+}
+
+// NewPreMP maps node states x [N, D] through layers of the same width, each a linear map,
+// a batch norm (BatchNorm; the map then has no bias), dropout and a ReLU, in GraphGym's
+// order. The default is one layer without norm or dropout. Variables in scope
+// "layer_0", "layer_1", … (the norm in "layer_i/norm").
+func NewPreMP(scope *model.Scope, x *Node) *PreMPBuilder {
+	return &PreMPBuilder{scope: scope, x: x, numLayers: 1}
+}
+
+// Layers sets the number of layers (≥ 1).
+func (b *PreMPBuilder) Layers(n int) *PreMPBuilder {
+	b.numLayers = n
+	return b
+}
+
+// Dropout sets the dropout rate after each norm (training only).
+func (b *PreMPBuilder) Dropout(rate float64) *PreMPBuilder {
+	b.dropoutRate = rate
+	return b
+}
+
+// BatchNorm adds a batch norm to each layer, its statistics over the rows where mask
+// ([N], bool or 0/1; nil: all rows) is set.
+func (b *PreMPBuilder) BatchNorm(mask *Node) *PreMPBuilder {
+	b.norm, b.normMask = true, mask
+	return b
+}
+
+// Done builds the stack and returns [N, D].
+func (b *PreMPBuilder) Done() *Node {
+	x := b.x
+	checkRank("pre-MP input", x, 2)
+	checkFloat("pre-MP input", x)
+	checkRate("pre-MP dropout", b.dropoutRate)
+	if b.numLayers < 1 {
+		failf("pre-MP: need Layers ≥ 1, got %d", b.numLayers)
+	}
+	d := dim(x, 1)
+	for i := range b.numLayers {
+		layer := b.scope.In("layer_%d", i)
+		x = dense(layer, "", x, !b.norm, d)
+		if b.norm {
+			x = NewBatchNorm(layer.In("norm"), x).Mask(b.normMask).Done()
+		}
+		x = relu(dropout(layer, x, b.dropoutRate))
+	}
+	return x
+}

@@ -14,12 +14,14 @@ const (
 	LocalGatedGCN LocalModel = "gatedgcn" // GraphGPS's CustomGatedGCN, updates the edge states.
 	LocalGINE     LocalModel = "gine"     // GINE with the data set edge features.
 	LocalGCN      LocalModel = "gcn"      // GCN, ignores edge features.
+	LocalSAGE     LocalModel = "sage"     // GraphSAGE (mean aggregation), ignores edge features.
+	LocalGAT      LocalModel = "gat"      // GAT (multi-head, self loops), ignores edge features.
 	LocalNone     LocalModel = "none"     // No local model.
 )
 
 // LocalModels lists the local models.
 func LocalModels() []LocalModel {
-	return []LocalModel{LocalGatedGCN, LocalGINE, LocalGCN, LocalNone}
+	return []LocalModel{LocalGatedGCN, LocalGINE, LocalGCN, LocalSAGE, LocalGAT, LocalNone}
 }
 
 // GlobalModel names the attention of a GPS layer (GPSConfig.Global); the model

@@ -1,6 +1,9 @@
 package layers
 
 import (
+	"math"
+
+	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/ml/model"
@@ -274,6 +277,113 @@ func GCNConv(scope *model.Scope, x, src, dst *Node) *Node {
 	self := Mul(xw, InsertAxes(Reciprocal(deg), -1))
 	bias := scope.WithInitializer(initializer.Zero).VariableWithShape("bias", shapes.Make(dtype, d)).NodeValue(g)
 	return Add(Add(agg, self), InsertAxes(bias, 0))
+}
+
+// SAGEConv is GraphSAGE's convolution with mean aggregation, as PyG's SAGEConv:
+// x'_i = W_r x_i + W_n mean_{j→i} x_j + b over the edges src → dst of x [N, D] (a node
+// without incoming edges gets W_r x_i + b; a repeated edge counts twice in the mean).
+// Both maps share one matrix product: the mean is taken of the rows of x W_n. Variables
+// in scope: "linear" (W_r | W_n, [D, 2D]) and "bias" (b).
+func SAGEConv(scope *model.Scope, x, src, dst *Node) *Node {
+	checkRank("SAGE input", x, 2)
+	checkFloat("SAGE input", x)
+	checkIndices("SAGE src", src, -1)
+	checkIndices("SAGE dst", dst, dim(src, 0))
+	g := x.Graph()
+	n, d := dim(x, 0), dim(x, 1)
+	dtype := x.DType()
+	parts := denseParts(scope, "linear", x, false, d, 2)
+	root, neigh := parts[0], parts[1]
+	deg := scatterRows(Ones(g, shapes.Make(dtype, dim(src, 0))), dst, n)
+	mean := Div(scatterRows(rows(neigh, src), dst, n), InsertAxes(MaxScalar(deg, 1), -1))
+	bias := scope.WithInitializer(initializer.Zero).VariableWithShape("bias", shapes.Make(dtype, d)).NodeValue(g)
+	return Add(Add(root, mean), InsertAxes(bias, 0))
+}
+
+// GATBuilder configures a graph attention convolution (GATConv of PyG, as GraphGPS uses
+// it: heads of width D/heads, concatenated). Create it with NewGAT and call Done.
+type GATBuilder struct {
+	scope         *model.Scope
+	x, src, dst   *Node
+	heads         int
+	negativeSlope float64
+	attnDropout   float64
+	noSelfLoops   bool
+}
+
+// NewGAT builds a GAT layer on node states x [N, D] over the edges src → dst ([E]
+// integers) with the given number of heads (dividing D). Per head h of width D/heads,
+// with z = x W (no bias), i = dst, j = src and the sum over the incoming edges plus a
+// self loop per node:
+//
+//	e_ij = LeakyReLU(a_src·z_j + a_dst·z_i),   α_ij = softmax_j(e_ij)
+//	x'_i = Σ_j α_ij z_j   (heads concatenated) + b
+//
+// Variables in scope: "linear" (W), "att_src", "att_dst" ([heads, D/heads]), "bias".
+func NewGAT(scope *model.Scope, x, src, dst *Node, heads int) *GATBuilder {
+	return &GATBuilder{scope: scope, x: x, src: src, dst: dst, heads: heads, negativeSlope: 0.2}
+}
+
+// NegativeSlope sets the LeakyReLU slope of the scores (default 0.2).
+func (b *GATBuilder) NegativeSlope(slope float64) *GATBuilder {
+	b.negativeSlope = slope
+	return b
+}
+
+// AttentionDropout sets the dropout rate on the attention weights α (training only).
+func (b *GATBuilder) AttentionDropout(rate float64) *GATBuilder {
+	b.attnDropout = rate
+	return b
+}
+
+// SelfLoops sets whether each node also attends to itself (default true, as PyG).
+func (b *GATBuilder) SelfLoops(enabled bool) *GATBuilder {
+	b.noSelfLoops = !enabled
+	return b
+}
+
+// Done builds the layer and returns [N, D].
+func (b *GATBuilder) Done() *Node {
+	x := b.x
+	checkRank("GAT input", x, 2)
+	checkFloat("GAT input", x)
+	checkIndices("GAT src", b.src, -1)
+	checkIndices("GAT dst", b.dst, dim(b.src, 0))
+	checkRate("GAT attention dropout", b.attnDropout)
+	g := x.Graph()
+	n, d := dim(x, 0), dim(x, 1)
+	if b.heads < 1 || d%b.heads != 0 {
+		failf("GAT: heads = %d must be ≥ 1 and divide the width %d", b.heads, d)
+	}
+	hd := d / b.heads
+	dtype := x.DType()
+	src, dst := ConvertDType(b.src, dtypes.Int32), ConvertDType(b.dst, dtypes.Int32)
+	if !b.noSelfLoops {
+		self := Iota(g, shapes.Make(dtypes.Int32, n), 0)
+		src, dst = Concatenate([]*Node{src, self}, 0), Concatenate([]*Node{dst, self}, 0)
+	}
+	z := Reshape(dense(b.scope, "linear", x, false, d), n, b.heads, hd)
+	// PyG's glorot for the attention vectors: uniform in ±√(6 / (heads + D/heads)).
+	limit := math.Sqrt(6 / float64(b.heads+hd))
+	att := b.scope.WithInitializer(initializer.RandomUniformFn(b.scope, -limit, limit))
+	aSrc := att.VariableWithShape("att_src", shapes.Make(dtype, b.heads, hd)).NodeValue(g)
+	aDst := att.VariableWithShape("att_dst", shapes.Make(dtype, b.heads, hd)).NodeValue(g)
+	sSrc := ReduceSum(Mul(z, InsertAxes(aSrc, 0)), -1) // [N, heads]
+	sDst := ReduceSum(Mul(z, InsertAxes(aDst, 0)), -1)
+	score := Add(rows(sSrc, src), rows(sDst, dst)) // [E', heads]
+	score = Where(GreaterOrEqual(score, ZerosLike(score)), score, MulScalar(score, b.negativeSlope))
+	// Softmax over each node's incoming edges, shifted by the (constant) per-node maximum.
+	idx := InsertAxes(dst, -1)
+	low := BroadcastToDims(Infinity(g, dtype, -1), n, b.heads)
+	top := StopGradient(ScatterMax(low, idx, score, false, false))
+	w := Exp(Sub(score, rows(top, dst)))
+	den := scatterRows(w, dst, n) // [N, heads]
+	alpha := Div(w, rows(safeDenominator(den), dst))
+	alpha = dropout(b.scope, alpha, b.attnDropout)
+	msg := Mul(rows(z, src), InsertAxes(alpha, -1)) // [E', heads, hd]
+	out := Reshape(scatterRows(msg, dst, n), n, d)
+	bias := b.scope.WithInitializer(initializer.Zero).VariableWithShape("bias", shapes.Make(dtype, d)).NodeValue(g)
+	return Add(out, InsertAxes(bias, 0))
 }
 
 // checkMessagePassing validates node states x [N, D], edge states e [E, D] and edges

@@ -94,7 +94,7 @@ func WriteReport(root, path string) error {
 		case SuiteScaling:
 			err = writeScalingSection(&body, csvPath, meta, &figs)
 		case SuiteSearch:
-			err = writeSearchSection(&body, csvPath, dir, meta, DefaultSearchGrid())
+			err = writeSearchSection(&body, csvPath, dir, meta, DefaultSearchGrids())
 		default:
 			err = writeSuiteSection(&body, csvPath, dir, meta, &figs)
 		}

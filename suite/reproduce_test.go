@@ -234,9 +234,10 @@ func TestRunSuiteRejectsBadRunsBeforeTraining(t *testing.T) {
 
 func TestSuites(t *testing.T) {
 	tr := TransductiveSuite(5)
-	// 4 data sets × (5 Exphormer seeds + 6 variants × 3 seeds).
-	if len(tr) != 4*(5+6*3) {
-		t.Errorf("transductive suite: %d runs, want %d", len(tr), 4*(5+6*3))
+	// 4 data sets × (5 Exphormer seeds + 6 variants × 3 seeds), and the reference mode
+	// on 2 of them × 3 seeds.
+	if len(tr) != 4*(5+6*3)+2*3 {
+		t.Errorf("transductive suite: %d runs, want %d", len(tr), 4*(5+6*3)+2*3)
 	}
 	if err := validateRuns(tr); err != nil {
 		t.Error(err)
@@ -251,18 +252,23 @@ func TestSuites(t *testing.T) {
 		VariantBigBird:    func(c gexph.Config) bool { return c.Attention == layers.GlobalBigBird },
 		VariantNoLocal:    func(c gexph.Config) bool { return !c.LocalEdges && c.ExpanderEdges },
 		VariantNoExpander: func(c gexph.Config) bool { return c.LocalEdges && !c.ExpanderEdges },
+		VariantReference:  func(c gexph.Config) bool { return c.ReferenceAttention && c.PreMPLayers == 1 },
 	}
 	for _, r := range tr {
 		c, err := r.config()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if ok := want[r.Variant]; ok == nil || !ok(c) || c.Seed != r.Seed || c.Preset != r.Dataset {
+		preset := r.Dataset
+		if r.Variant == VariantReference {
+			preset += "-ref"
+		}
+		if ok := want[r.Variant]; ok == nil || !ok(c) || c.Seed != r.Seed || c.Preset != preset {
 			t.Errorf("%s: config does not match variant %q", r.Name, r.Variant)
 		}
 	}
-	if n := len(TransductiveSuite(1)); n != 4*7 {
-		t.Errorf("transductive suite with 1 seed: %d runs, want 28", n)
+	if n := len(TransductiveSuite(1)); n != 4*7+2 {
+		t.Errorf("transductive suite with 1 seed: %d runs, want 30", n)
 	}
 	ib := InductiveBudgetSuite()
 	if err := validateRuns(ib); err != nil {

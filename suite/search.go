@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bufio"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,88 +10,161 @@ import (
 	"io"
 	"os"
 	"regexp"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/jsonfile"
 )
 
-// SuiteSearch is the validation-only search (SearchSuite, RunSearchSuite): a grid of
-// learning rates and epoch counts around a preset on one seed, selected on the
-// validation metric alone, then the selected setting on seeds 1..K (VariantTuned).
+// SuiteSearch is the validation-only search (SearchGrid, RunSearchSuite): grids of
+// settings around a preset on one seed, each selected on the validation metric alone,
+// then the selected setting on seeds 1..K (the grid's Tuned variant).
 const SuiteSearch = "search"
 
-// VariantTuned names the runs of the setting a search selected.
+// VariantTuned is the default variant of the runs of the setting a search selected.
 const VariantTuned = "exphormer-tuned"
 
-// SearchGrid is a learning-rate × epochs grid around a data set's preset.
+// Variants of the default search's selected settings: the best MPNN alone and the best
+// GPS layer with Exphormer attention.
+const (
+	VariantMPNNTuned = "mpnn-tuned"
+	VariantGPSTuned  = "gps-tuned"
+)
+
+// SearchAxis is one axis of a search grid: a config field (its JSON name, as in -set)
+// and the values it takes (JSON-encodable: numbers, strings, booleans).
+type SearchAxis struct {
+	Field  string
+	Values []any
+}
+
+// SearchGrid is the Cartesian product of its axes around a preset, on one seed.
 type SearchGrid struct {
-	// Dataset is the data set; its preset is the base configuration.
-	Dataset string
-	// LearningRates and Epochs span the grid.
-	LearningRates []float64
-	Epochs        []int
+	// Dataset is the data set; Preset the base configuration ("" means Dataset's).
+	Dataset, Preset string
+	// Name names the grid in its runs' names ("" means "search"): one data set may have
+	// several grids of different names.
+	Name string
+	// Tuned is the variant of the selected setting's seed runs ("" means VariantTuned).
+	Tuned string
+	// Axes span the grid, the first axis major.
+	Axes []SearchAxis
 	// Seed is the seed of every grid run (hence one random split).
 	Seed uint64
+	// MaxSeeds, if positive, caps the seeds of the selected setting's runs (for data sets
+	// whose runs are long).
+	MaxSeeds int
 	// Overrides, if not "", is a JSON object of config fields applied to the preset
-	// under every grid point (which then sets "lr" and "epochs").
+	// under every grid point (which then sets its axes' fields).
 	Overrides string
 }
 
-// DefaultSearchGrid is the search `gexph reproduce -suite search` runs: Coauthor CS, whose
-// target the paper's preset (lr 10⁻³, 70 epochs) misses here because the model is still
-// underfitting at its last epoch; learning rates 10⁻³ (the preset's) to 3·10⁻² in steps
-// of about 3 times 70 (the preset's) and 150 epochs, on seed 1. (3·10⁻² was added when
-// 10⁻², the largest learning rate of the first grid, came out best on validation.)
-func DefaultSearchGrid() SearchGrid {
-	return SearchGrid{Dataset: "cs", LearningRates: []float64{1e-3, 3e-3, 1e-2, 3e-2}, Epochs: []int{70, 150}, Seed: 1}
+// tunedSeeds returns the number of seeds of the selected setting's runs for a suite of
+// the given seeds.
+func (sg SearchGrid) tunedSeeds(seeds int) int {
+	if sg.MaxSeeds > 0 {
+		return min(seeds, sg.MaxSeeds)
+	}
+	return seeds
 }
 
-// point returns the variant name and the overrides of one grid point.
-func (sg SearchGrid) point(lr float64, epochs int) (variant, overrides string, err error) {
+// preset, name and tuned return the fields with their defaults.
+func (sg SearchGrid) preset() string { return cmp.Or(sg.Preset, sg.Dataset) }
+func (sg SearchGrid) name() string   { return cmp.Or(sg.Name, "search") }
+func (sg SearchGrid) tuned() string  { return cmp.Or(sg.Tuned, VariantTuned) }
+
+// axisPrefix abbreviates common fields in variant names ("lr0.001-e70").
+var axisPrefix = map[string]string{
+	"lr": "lr", "epochs": "e", "dropout": "do", "attn_dropout": "ado", "weight_decay": "wd",
+	"layers": "L", "hidden_dim": "h", "expander_degree": "deg", "mpnn": "", "attention": "",
+}
+
+// valueText writes a grid value in a variant name.
+func valueText(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case int:
+		return strconv.Itoa(x)
+	}
+	return fmt.Sprint(v)
+}
+
+// point returns the variant name and the overrides of the grid point with the given
+// value index per axis.
+func (sg SearchGrid) point(index []int) (variant, overrides string, err error) {
 	fields := map[string]any{}
 	if sg.Overrides != "" {
 		if err := json.Unmarshal([]byte(sg.Overrides), &fields); err != nil {
 			return "", "", fmt.Errorf("search grid: overrides %s: %w", sg.Overrides, err)
 		}
 	}
-	fields["lr"], fields["epochs"] = lr, epochs
+	parts := make([]string, len(sg.Axes))
+	for a, axis := range sg.Axes {
+		v := axis.Values[index[a]]
+		fields[axis.Field] = v
+		prefix, ok := axisPrefix[axis.Field]
+		if !ok {
+			prefix = axis.Field
+		}
+		parts[a] = prefix + valueText(v)
+	}
 	b, err := json.Marshal(fields) // Sorted keys: the same point gives the same text.
 	if err != nil {
 		return "", "", fmt.Errorf("search grid: %w", err)
 	}
-	return fmt.Sprintf("lr%s-e%d", strconv.FormatFloat(lr, 'g', -1, 64), epochs), string(b), nil
+	return strings.Join(parts, "-"), string(b), nil
 }
 
-// Runs returns the grid's runs, learning rate major: variant "lr<LR>-e<EPOCHS>", named
-// "<dataset>_search_lr<LR>-e<EPOCHS>_s<seed>". Overrides that are not a JSON object
-// are an error.
+// Runs returns the grid's runs, the first axis major, named
+// "<dataset>_<name>_<variant>_s<seed>" with variant the axis values joined by '-' (e.g.
+// "lr0.001-e70", "sage-lr0.003"). A grid without axes, an axis without values and
+// overrides that are not a JSON object are errors.
 func (sg SearchGrid) Runs() ([]SuiteRun, error) {
-	var runs []SuiteRun
-	for _, lr := range sg.LearningRates {
-		for _, ep := range sg.Epochs {
-			variant, overrides, err := sg.point(lr, ep)
-			if err != nil {
-				return nil, err
-			}
-			runs = append(runs, SuiteRun{
-				Name:    fmt.Sprintf("%s_search_%s_s%d", sg.Dataset, variant, sg.Seed),
-				Dataset: sg.Dataset, Preset: sg.Dataset, Variant: variant, Overrides: overrides, Seed: sg.Seed,
-			})
+	if len(sg.Axes) == 0 {
+		return nil, fmt.Errorf("search grid on %q: no axes", sg.Dataset)
+	}
+	for _, a := range sg.Axes {
+		if len(a.Values) == 0 {
+			return nil, fmt.Errorf("search grid on %q: axis %q has no values", sg.Dataset, a.Field)
 		}
 	}
-	if len(runs) == 0 {
-		return nil, fmt.Errorf("search grid on %q: no learning rates or no epoch counts", sg.Dataset)
+	var runs []SuiteRun
+	index := make([]int, len(sg.Axes))
+	for {
+		variant, overrides, err := sg.point(index)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, SuiteRun{
+			Name:    fmt.Sprintf("%s_%s_%s_s%d", sg.Dataset, sg.name(), variant, sg.Seed),
+			Dataset: sg.Dataset, Preset: sg.preset(), Variant: variant, Overrides: overrides, Seed: sg.Seed,
+		})
+		a := len(index) - 1
+		for ; a >= 0; a-- {
+			if index[a]++; index[a] < len(sg.Axes[a].Values) {
+				break
+			}
+			index[a] = 0
+		}
+		if a < 0 {
+			return runs, nil
+		}
 	}
-	return runs, nil
 }
 
-// SearchSuite returns the grid runs of DefaultSearchGrid (the runs known before any has
-// finished; the tuned runs follow from their records: see SearchChoice.TunedRuns).
+// SearchSuite returns the grid runs of DefaultSearchGrids (the runs known before any
+// has finished; the tuned runs follow from their records: see SearchChoice.TunedRuns).
 func SearchSuite() []SuiteRun {
-	runs, err := DefaultSearchGrid().Runs()
-	if err != nil {
-		panic(err) // The default grid is a constant.
+	var runs []SuiteRun
+	for _, sg := range DefaultSearchGrids() {
+		r, err := sg.Runs()
+		if err != nil {
+			panic(err) // The default grids are constants.
+		}
+		runs = append(runs, r...)
 	}
 	return runs
 }
@@ -101,6 +175,8 @@ type SearchChoice struct {
 	// Run is the selected grid run and Record its record.
 	Run    SuiteRun
 	Record SuiteRecord
+	// Tuned is the variant of the selected setting's seed runs (the grid's).
+	Tuned string
 }
 
 // readGridRecords reads the records of the grid runs in dir/runs: recs[i] is run i's,
@@ -134,27 +210,30 @@ func chooseRecord(grid []SuiteRun, recs []*SuiteRecord) (SearchChoice, error) {
 	return SearchChoice{Run: grid[best], Record: *recs[best]}, nil
 }
 
-// ChooseSearch reads the grid runs' records from dir/runs and selects one on the
+// ChooseSearch reads the grid's run records from dir/runs and selects one on the
 // validation metric. Every grid run must have finished: the error for one that has not
 // wraps os.ErrNotExist.
-func ChooseSearch(dir string, grid []SuiteRun) (SearchChoice, error) {
-	if len(grid) == 0 {
-		return SearchChoice{}, errors.New("search: empty grid")
+func ChooseSearch(dir string, grid SearchGrid) (SearchChoice, error) {
+	runs, err := grid.Runs()
+	if err != nil {
+		return SearchChoice{}, err
 	}
-	recs, missing, err := readGridRecords(dir, grid)
+	recs, missing, err := readGridRecords(dir, runs)
 	if err != nil {
 		return SearchChoice{}, err
 	}
 	if len(missing) > 0 {
 		return SearchChoice{}, fmt.Errorf("search: grid run %q: %w", missing[0], os.ErrNotExist)
 	}
-	return chooseRecord(grid, recs)
+	c, err := chooseRecord(runs, recs)
+	c.Tuned = grid.tuned()
+	return c, err
 }
 
-// TunedRuns returns the selected setting on seeds 1..seeds as VariantTuned runs named
-// "<dataset>_exphormer-tuned_s<seed>".
+// TunedRuns returns the selected setting on seeds 1..seeds as runs of variant c.Tuned
+// (VariantTuned if empty) named "<dataset>_<variant>_s<seed>".
 func (c SearchChoice) TunedRuns(seeds int) []SuiteRun {
-	return seedRuns(c.Run.Dataset, c.Run.Preset, VariantTuned, c.Run.Overrides, seeds)
+	return seedRuns(c.Run.Dataset, c.Run.Preset, cmp.Or(c.Tuned, VariantTuned), c.Run.Overrides, seeds)
 }
 
 // readSuiteRecord reads one run's record.
@@ -164,13 +243,13 @@ func readSuiteRecord(path string) (SuiteRecord, error) {
 	return rec, err
 }
 
-// RunSearchSuite runs the search in opts.OutDir: the grid runs of grid, then, once all
-// of them have records, the selected setting on seeds 1..seeds. The tuned run with the
-// grid's seed is the selected grid run itself (same configuration, same seed), so its
-// record is copied rather than trained again. pattern, if not "", keeps only the runs
-// whose names match it (grid and tuned runs alike); matching none is an error. It
+// RunSearchSuite runs the search in opts.OutDir, grid by grid: a grid's runs, then, once
+// all of them have records, its selected setting on seeds 1..seeds. The tuned run with
+// the grid's seed is the selected grid run itself (same configuration, same seed), so
+// its record is copied rather than trained again. pattern, if not "", keeps only the
+// runs whose names match it (grid and tuned runs alike); matching none is an error. It
 // returns the number of runs it covered, finished before or now.
-func RunSearchSuite(ctx context.Context, grid SearchGrid, seeds int, pattern string, opts SuiteOptions) (int, error) {
+func RunSearchSuite(ctx context.Context, grids []SearchGrid, seeds int, pattern string, opts SuiteOptions) (int, error) {
 	if seeds < 1 {
 		return 0, fmt.Errorf("search: seeds = %d, want ≥ 1", seeds)
 	}
@@ -181,50 +260,75 @@ func RunSearchSuite(ctx context.Context, grid SearchGrid, seeds int, pattern str
 			return 0, fmt.Errorf("run filter %q: %w", pattern, err)
 		}
 	}
+	total, unfinished := 0, 0
+	var example string
+	for _, grid := range grids {
+		n, finished, err := runSearchGrid(ctx, grid, seeds, re, opts)
+		if err != nil {
+			return total, err
+		}
+		total += n
+		if !finished {
+			unfinished++
+		}
+		if example == "" {
+			if runs, err := grid.Runs(); err == nil {
+				example = runs[0].Name
+			}
+		}
+	}
+	if total == 0 && pattern != "" {
+		if unfinished > 0 {
+			return 0, fmt.Errorf("run filter %q: matches no grid run, and %d grid(s) are unfinished", pattern, unfinished)
+		}
+		return 0, fmt.Errorf("run filter %q: matches none of the search's runs (names look like %q)", pattern, example)
+	}
+	return total, nil
+}
+
+// runSearchGrid runs one grid of RunSearchSuite (the runs re keeps) and, if the grid
+// has finished, its tuned runs. It returns the number of runs covered and whether the
+// grid has finished.
+func runSearchGrid(ctx context.Context, grid SearchGrid, seeds int, re *regexp.Regexp, opts SuiteOptions) (int, bool, error) {
 	keep := func(runs []SuiteRun) []SuiteRun {
 		return selectByName(runs, re, func(r SuiteRun) string { return r.Name })
 	}
 	gridRuns, err := grid.Runs()
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	if err := validateRuns(gridRuns); err != nil {
-		return 0, err
+		return 0, false, err
 	}
 	selected := keep(gridRuns)
 	if len(selected) > 0 {
 		if err := RunSuite(ctx, selected, opts); err != nil {
-			return 0, err
+			return 0, false, err
 		}
 	}
-	var choice SearchChoice
-	choice, err = ChooseSearch(opts.OutDir, gridRuns)
+	choice, err := ChooseSearch(opts.OutDir, grid)
 	if err != nil {
 		if !errors.Is(err, os.ErrNotExist) {
-			return 0, err
+			return 0, false, err
 		}
-		if len(selected) == 0 {
-			return 0, fmt.Errorf("run filter %q: matches no grid run, and the grid is unfinished: %w", pattern, err)
+		if len(selected) > 0 {
+			logf(opts.Log, "search: tuned runs wait for the whole grid: %v\n", err)
 		}
-		logf(opts.Log, "search: tuned runs wait for the whole grid: %v\n", err)
-		return len(selected), nil
+		return len(selected), false, nil
 	}
 	logf(opts.Log, "search: selected %s (validation %s %.4f)\n", choice.Run.Name, choice.Record.Metric, choice.Record.ValMetric)
-	tuned := keep(choice.TunedRuns(seeds))
-	if len(selected) == 0 && len(tuned) == 0 {
-		return 0, fmt.Errorf("run filter %q: matches none of the search's runs (names look like %q)", pattern, gridRuns[0].Name)
-	}
+	tuned := keep(choice.TunedRuns(grid.tunedSeeds(seeds)))
 	for _, r := range tuned {
 		if r.Seed == choice.Run.Seed {
 			if err := copyTunedRecord(opts.OutDir, r, choice); err != nil {
-				return 0, err
+				return 0, true, err
 			}
 		}
 	}
 	if len(tuned) == 0 {
-		return len(selected), nil
+		return len(selected), true, nil
 	}
-	return len(selected) + len(tuned), RunSuite(ctx, tuned, opts)
+	return len(selected) + len(tuned), true, RunSuite(ctx, tuned, opts)
 }
 
 // copyTunedRecord records the tuned run r as the selected grid run (unless r already
@@ -240,72 +344,185 @@ func copyTunedRecord(dir string, r SuiteRun, c SearchChoice) error {
 	return jsonfile.Write(path, rec)
 }
 
-// writeSearchSection writes the search's section of the report: how the grid was run,
-// one table row per grid point (validation and, for the record, test metric), the
-// selected point, the selected setting over its seeds against the paper and the
-// target, and the runs not yet done.
-func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid SearchGrid) error {
-	gridRuns, err := grid.Runs()
-	if err != nil {
-		return err
+// ClassicGNNFigures are the retuned classic GNNs of Luo et al., "Classic GNNs are
+// strong baselines" (NeurIPS 2024, random 60/20/20 splits), the strongest published
+// figures on the transductive sets: test accuracy in percent, by data set.
+func ClassicGNNFigures() map[string]PaperFigure {
+	src := "Luo et al. 2024"
+	return map[string]PaperFigure{
+		"computers": {Mean: 94.09, Std: 0.37, Source: src + " (GAT)"},
+		"photo":     {Mean: 96.78, Std: 0.23, Source: src + " (GraphSAGE)"},
+		"cs":        {Mean: 96.38, Std: 0.11, Source: src + " (GraphSAGE)"},
+		"physics":   {Mean: 97.46, Std: 0.10, Source: src + " (GCN)"},
 	}
+}
+
+// writeSearchSection writes the search's section of the report: how the grids were run,
+// then per grid one table row per point (validation and, for the record, test metric)
+// with the selected point, and a table of the selected settings over their seeds beside
+// the paper's Exphormer and the strongest published classic GNN; then the runs not yet
+// done.
+func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grids []SearchGrid) error {
 	bw := bufio.NewWriter(w)
 	writeMetaLines(bw, meta)
-	fmt.Fprintf(bw, "The %s preset, with learning rate and epochs searched on seed %d: the setting is selected on the validation metric alone; the test metric is shown for the record and plays no part. The selected setting then runs on seeds 1–%d (the transductive suite's seeds, hence its splits); its seed-%d run is the grid run itself.\n\n",
-		grid.Dataset, grid.Seed, suiteSeeds(meta), grid.Seed)
-	fmt.Fprintln(bw, "| Learning rate | Epochs | Validation | Test | Best epoch | s/epoch | CPU s/epoch | |")
-	fmt.Fprintln(bw, "|---:|---:|---:|---:|---:|---:|---:|---|")
-	recs, missing, err := readGridRecords(dir, gridRuns)
-	if err != nil {
+	fmt.Fprintf(bw, "Each grid runs on one seed; its setting is selected on the validation metric alone (the test metric is shown for the record and plays no part). The selected setting then runs on seeds 1–%d (the transductive suite's seeds, hence its splits; fewer where a grid caps them), its grid seed's run being the grid run itself.\n\n",
+		suiteSeeds(meta))
+	rows, err := Summarize(csvPath)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
 		return err
 	}
-	// No selection while the grid is unfinished, or when a grid run ran out of memory.
-	var choice SearchChoice
-	chosen := false
-	if len(missing) == 0 {
-		choice, err = chooseRecord(gridRuns, recs)
-		chosen = err == nil
-	}
-	for i, rec := range recs {
-		if rec == nil {
-			continue
-		}
-		mark, cpu := "", "—"
-		if chosen && gridRuns[i].Name == choice.Run.Name {
-			mark = "**selected**"
-		}
-		if rec.EpochCPUSeconds > 0 {
-			cpu = fmt.Sprintf("%.3g", rec.EpochCPUSeconds)
-		}
-		scale := metricScale(rec.Metric)
-		fmt.Fprintf(bw, "| %g | %d | %.2f | %.2f | %d | %.3g | %s | %s |\n", rec.Config.LearningRate, rec.Config.Epochs,
-			rec.ValMetric*scale, rec.TestMetric*scale, rec.BestEpoch, rec.EpochSeconds, cpu, mark)
-	}
-	fmt.Fprintln(bw)
-	if chosen {
-		rows, err := Summarize(csvPath)
+	var missing []string
+	type selected struct{ variant, setting string }
+	chosen := map[string]map[string]selected{} // dataset → tuned variant → setting.
+	for _, grid := range grids {
+		gridRuns, err := grid.Runs()
 		if err != nil {
 			return err
 		}
-		for _, r := range rows {
-			if r.Dataset != grid.Dataset || r.Variant != VariantTuned || r.Runs == 0 {
+		fmt.Fprintf(bw, "#### %s, %s (preset %s", grid.Dataset, grid.name(), grid.preset())
+		if grid.Overrides != "" && grid.Overrides != "{}" {
+			fmt.Fprintf(bw, " with `%s`", grid.Overrides)
+		}
+		fmt.Fprintln(bw, ")")
+		fmt.Fprintln(bw)
+		header, rule := "|", "|"
+		for _, a := range grid.Axes {
+			header += " " + a.Field + " |"
+			rule += "---|"
+		}
+		fmt.Fprintln(bw, header+" Validation | Test | Best epoch | s/epoch | |")
+		fmt.Fprintln(bw, rule+"---:|---:|---:|---:|---|")
+		recs, gridMissing, err := readGridRecords(dir, gridRuns)
+		if err != nil {
+			return err
+		}
+		missing = append(missing, gridMissing...)
+		// No selection while the grid is unfinished, or when a grid run ran out of memory.
+		var choice SearchChoice
+		ok := false
+		if len(gridMissing) == 0 {
+			choice, err = chooseRecord(gridRuns, recs)
+			choice.Tuned = grid.tuned()
+			ok = err == nil
+		}
+		for i, rec := range recs {
+			if rec == nil {
 				continue
 			}
-			scale := metricScale(r.Metric)
-			line := fmt.Sprintf("Selected setting (%s) over %s: test %s %.2f ± %.2f", choice.Run.Variant, seedCount(r.Runs), r.Metric, r.TestMean*scale, r.TestStd*scale)
-			if fig, ok := PaperFigures()[grid.Dataset+"/"+VariantExphormer]; ok && fig.Text == "" {
-				line += fmt.Sprintf("; paper %g ± %g", fig.Mean, fig.Std)
+			mark := ""
+			if ok && gridRuns[i].Name == choice.Run.Name {
+				mark = "**selected**"
 			}
-			if target, ok := transductiveTargets[grid.Dataset]; ok {
-				line += "; " + targetVerdict(r.TestMean*scale, target)
+			var fields map[string]any
+			if err := json.Unmarshal([]byte(gridRuns[i].Overrides), &fields); err != nil {
+				return fmt.Errorf("search report: %s: %w", gridRuns[i].Name, err)
 			}
-			fmt.Fprintf(bw, "- %s.\n", line)
+			line := "|"
+			for _, a := range grid.Axes {
+				line += " " + valueText(fields[a.Field]) + " |"
+			}
+			scale := metricScale(rec.Metric)
+			fmt.Fprintf(bw, "%s %.2f | %.2f | %d | %.3g | %s |\n", line, rec.ValMetric*scale, rec.TestMetric*scale, rec.BestEpoch, rec.EpochSeconds, mark)
 		}
-		missing = append(missing, unrecorded(dir, choice.TunedRuns(suiteSeeds(meta)))...)
+		fmt.Fprintln(bw)
+		if ok {
+			if chosen[grid.Dataset] == nil {
+				chosen[grid.Dataset] = map[string]selected{}
+			}
+			chosen[grid.Dataset][choice.Tuned] = selected{choice.Run.Variant, choice.Run.Overrides}
+			missing = append(missing, unrecorded(dir, choice.TunedRuns(grid.tunedSeeds(suiteSeeds(meta))))...)
+		}
+	}
+	if len(chosen) > 0 {
+		fmt.Fprintln(bw, "Selected settings over their seeds (test accuracy, mean ± std):")
+		fmt.Fprintln(bw)
+		fmt.Fprintln(bw, "| Data set | Best MPNN alone | Best GPS + Exphormer | Paper's Exphormer | Strongest classic GNN |")
+		fmt.Fprintln(bw, "|---|---|---|---|---|")
+		for _, ds := range datasetsOfGrids(grids) {
+			cell := func(variant string) string {
+				sel, ok := chosen[ds][variant]
+				if !ok {
+					return "—"
+				}
+				for _, r := range rows {
+					if r.Dataset == ds && r.Variant == variant && r.Runs > 0 {
+						scale := metricScale(r.Metric)
+						return fmt.Sprintf("%.2f ± %.2f (%s; %s)", r.TestMean*scale, r.TestStd*scale, sel.variant, seedCount(r.Runs))
+					}
+				}
+				return sel.variant + ", not run"
+			}
+			paper, classic := "—", "—"
+			if fig, ok := PaperFigures()[ds+"/"+VariantExphormer]; ok && fig.Text == "" {
+				paper = fmt.Sprintf("%g ± %g", fig.Mean, fig.Std)
+			}
+			if fig, ok := ClassicGNNFigures()[ds]; ok {
+				classic = fmt.Sprintf("%g ± %g (%s)", fig.Mean, fig.Std, fig.Source)
+			}
+			fmt.Fprintf(bw, "| %s | %s | %s | %s | %s |\n", ds, cell(VariantMPNNTuned), cell(VariantGPSTuned), paper, classic)
+		}
+		fmt.Fprintln(bw)
 	}
 	if len(missing) > 0 {
-		fmt.Fprintf(bw, "\n**Not yet run:** %d runs (%s). `%s` resumes the search; finished runs are skipped.\n",
+		fmt.Fprintf(bw, "**Not yet run:** %d runs (%s). `%s` resumes the search; finished runs are skipped.\n",
 			len(missing), summarizeNames(missing, 12), resumeCommand(meta))
 	}
 	return bw.Flush()
+}
+
+// datasetsOfGrids lists the grids' data sets in order, once each.
+func datasetsOfGrids(grids []SearchGrid) []string {
+	var out []string
+	for _, g := range grids {
+		if !slices.Contains(out, g.Dataset) {
+			out = append(out, g.Dataset)
+		}
+	}
+	return out
+}
+
+// referenceLike are the overrides that make the cora and citeseer presets match the
+// *-ref presets of the other transductive sets (docs/REFERENCE.md).
+const referenceLike = `"attn_dropout":0,"weight_decay":0.001,"pre_mp_layers":1,"head_layers":1,"head_norm":false`
+
+// DefaultSearchGrids are the grids `gexph reproduce -suite search` runs, on seed 1 and
+// selected on validation alone: for Coauthor CS, Cora, CiteSeer and Amazon Computers,
+// the best MPNN alone (VariantMPNNTuned) and the best GPS layer with Exphormer attention
+// (VariantGPSTuned), from the reference-mode presets (docs/REFERENCE.md), over the MPNN
+// kind (GCN, GraphSAGE, GAT) and the learning rate (10⁻³, the presets', and 5·10⁻³).
+// Computers, whose runs take about five times CS's, searches the MPNN kind alone at
+// 10⁻³ and runs the selected settings on at most 3 seeds.
+func DefaultSearchGrids() []SearchGrid {
+	var grids []SearchGrid
+	for _, ds := range []string{"cs", "cora", "citeseer", "computers"} {
+		preset, base := ds+"-ref", ""
+		if ds == "cora" || ds == "citeseer" {
+			preset, base = ds, referenceLike
+		}
+		axes := []SearchAxis{
+			{Field: "mpnn", Values: []any{"gcn", "sage", "gat"}},
+			{Field: "lr", Values: []any{1e-3, 5e-3}},
+		}
+		maxSeeds := 0
+		if ds == "computers" {
+			axes[1].Values, maxSeeds = []any{1e-3}, 3
+		}
+		grids = append(grids,
+			SearchGrid{Dataset: ds, Preset: preset, Name: "search-mpnn", Tuned: VariantMPNNTuned, Axes: axes, Seed: 1,
+				MaxSeeds: maxSeeds, Overrides: "{" + joinFields(base, `"attention":"none"`) + "}"},
+			SearchGrid{Dataset: ds, Preset: preset, Name: "search-gps", Tuned: VariantGPSTuned, Axes: axes, Seed: 1,
+				MaxSeeds: maxSeeds, Overrides: "{" + base + "}"})
+	}
+	return grids
+}
+
+// joinFields joins JSON object fields with commas, skipping empty ones.
+func joinFields(fields ...string) string {
+	var kept []string
+	for _, f := range fields {
+		if f != "" {
+			kept = append(kept, f)
+		}
+	}
+	return strings.Join(kept, ",")
 }

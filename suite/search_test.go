@@ -13,8 +13,8 @@ import (
 )
 
 func TestSearchGridRuns(t *testing.T) {
-	sg := SearchGrid{Dataset: "cs", LearningRates: []float64{1e-3, 3e-3}, Epochs: []int{70, 150}, Seed: 1,
-		Overrides: `{"dropout":0.2}`}
+	sg := SearchGrid{Dataset: "cs", Seed: 1, Overrides: `{"dropout":0.2}`, Axes: []SearchAxis{
+		{Field: "lr", Values: []any{1e-3, 3e-3}}, {Field: "epochs", Values: []any{70, 150}}}}
 	runs, err := sg.Runs()
 	if err != nil {
 		t.Fatal(err)
@@ -31,7 +31,7 @@ func TestSearchGridRuns(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wantLR, wantEpochs := sg.LearningRates[i/2], sg.Epochs[i%2]
+		wantLR, wantEpochs := sg.Axes[0].Values[i/2].(float64), sg.Axes[1].Values[i%2].(int)
 		if cfg.LearningRate != wantLR || cfg.Epochs != wantEpochs || cfg.Dropout != 0.2 || cfg.HiddenDim != 72 {
 			t.Errorf("%s: lr %g epochs %d dropout %g hidden %d, want %g %d 0.2 72 (the cs preset)",
 				r.Name, cfg.LearningRate, cfg.Epochs, cfg.Dropout, cfg.HiddenDim, wantLR, wantEpochs)
@@ -40,28 +40,42 @@ func TestSearchGridRuns(t *testing.T) {
 	if err := validateRuns(runs); err != nil {
 		t.Error(err)
 	}
+	// A second grid of the same data set, named apart, with string values and a preset.
+	other, err := SearchGrid{Dataset: "cs", Preset: "cs-ref", Name: "search-mpnn", Seed: 2, Axes: []SearchAxis{
+		{Field: "mpnn", Values: []any{"sage", "gat"}}, {Field: "hidden_dim", Values: []any{32}}}}.Runs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(other) != 2 || other[0].Name != "cs_search-mpnn_sage-h32_s2" || other[1].Name != "cs_search-mpnn_gat-h32_s2" || other[0].Preset != "cs-ref" {
+		t.Errorf("named grid runs %+v", other)
+	}
+	if cfg, err := other[1].config(); err != nil || cfg.MPNN != "gat" || cfg.HiddenDim != 32 || cfg.PreMPLayers != 1 {
+		t.Errorf("named grid point: %+v, %v; want gat, hidden 32 on the cs-ref preset", cfg, err)
+	}
 	for name, bad := range map[string]SearchGrid{
-		"no learning rates": {Dataset: "cs", Epochs: []int{1}},
-		"no epochs":         {Dataset: "cs", LearningRates: []float64{1e-3}},
-		"bad overrides":     {Dataset: "cs", LearningRates: []float64{1e-3}, Epochs: []int{1}, Overrides: "[1]"},
+		"no axes":       {Dataset: "cs"},
+		"empty axis":    {Dataset: "cs", Axes: []SearchAxis{{Field: "lr"}}},
+		"bad overrides": {Dataset: "cs", Axes: []SearchAxis{{Field: "lr", Values: []any{1e-3}}}, Overrides: "[1]"},
 	} {
 		if _, err := bad.Runs(); err == nil {
 			t.Errorf("%s: no error", name)
 		}
 	}
-	// The default grid is valid and holds the paper's preset point.
-	def := SearchSuite()
-	if err := validateRuns(def); err != nil {
+	// The default grids are valid and each holds its preset's own learning rate.
+	if err := validateRuns(SearchSuite()); err != nil {
 		t.Fatal(err)
 	}
-	found := false
-	for _, r := range def {
-		cfg, _ := r.config()
-		preset, _ := gexph.Preset(r.Preset)
-		found = found || (cfg.LearningRate == preset.LearningRate && cfg.Epochs == preset.Epochs)
-	}
-	if !found {
-		t.Error("the default grid lacks the preset's own learning rate and epochs")
+	for _, g := range DefaultSearchGrids() {
+		runs, _ := g.Runs()
+		found := false
+		for _, r := range runs {
+			cfg, _ := r.config()
+			preset, _ := gexph.Preset(r.Preset)
+			found = found || cfg.LearningRate == preset.LearningRate
+		}
+		if !found {
+			t.Errorf("default grid %s %s lacks its preset's learning rate", g.Dataset, g.Name)
+		}
 	}
 }
 
@@ -83,20 +97,21 @@ func writeRecord(t *testing.T, dir string, r SuiteRun, val, test float64, metric
 }
 
 func TestChooseSearch(t *testing.T) {
-	runs, err := SearchGrid{Dataset: "cs", LearningRates: []float64{1e-3, 3e-3, 1e-2}, Epochs: []int{70}, Seed: 1}.Runs()
+	grid := SearchGrid{Dataset: "cs", Seed: 1, Axes: []SearchAxis{{Field: "lr", Values: []any{1e-3, 3e-3, 1e-2}}}}
+	runs, err := grid.Runs()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	writeRecord(t, dir, runs[0], 0.90, 0.99, gexph.MetricAccuracy)
-	if _, err := ChooseSearch(dir, runs); !errors.Is(err, os.ErrNotExist) {
+	if _, err := ChooseSearch(dir, grid); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("unfinished grid: error %v, want one wrapping os.ErrNotExist", err)
 	}
 	// The highest validation wins, whatever the test metric; a tie goes to the earlier
 	// point.
 	writeRecord(t, dir, runs[1], 0.95, 0.80, gexph.MetricAccuracy)
 	writeRecord(t, dir, runs[2], 0.95, 0.99, gexph.MetricAccuracy)
-	c, err := ChooseSearch(dir, runs)
+	c, err := ChooseSearch(dir, grid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,52 +126,52 @@ func TestChooseSearch(t *testing.T) {
 	for i, v := range []float64{0.3, 0.2, 0.25} {
 		writeRecord(t, dir, runs[i], v, 0, gexph.MetricMAE)
 	}
-	if c, err := ChooseSearch(dir, runs); err != nil || c.Run.Name != runs[1].Name {
+	if c, err := ChooseSearch(dir, grid); err != nil || c.Run.Name != runs[1].Name {
 		t.Errorf("MAE: selected %s (%v), want %s", c.Run.Name, err, runs[1].Name)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "runs", runs[2].Name+".json"), []byte("{"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ChooseSearch(dir, runs); err == nil || errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), runs[2].Name) {
+	if _, err := ChooseSearch(dir, grid); err == nil || errors.Is(err, os.ErrNotExist) || !strings.Contains(err.Error(), runs[2].Name) {
 		t.Errorf("malformed record: error %v, want one naming %s", err, runs[2].Name)
 	}
 }
 
 func TestRunSearchSuite(t *testing.T) {
-	grid := SearchGrid{Dataset: "pattern", LearningRates: []float64{1e-4, 1e-2}, Epochs: []int{2}, Seed: 1,
+	grid := SearchGrid{Dataset: "pattern", Seed: 1, Tuned: VariantGPSTuned, Axes: []SearchAxis{{Field: "lr", Values: []any{1e-4, 1e-2}}, {Field: "epochs", Values: []any{2}}},
 		Overrides: `{"layers":1,"hidden_dim":16,"heads":4,"warmup_epochs":0,"batch_size":8,"max_train":16,"max_val":8,"max_test":8}`}
 	dir := t.TempDir()
 	var trained []string
 	opts := SuiteOptions{OutDir: dir, OnRun: func(name string) { trained = append(trained, name) }}
 	ctx := context.Background()
-	if _, err := RunSearchSuite(ctx, grid, 2, "^nothing$", opts); err == nil {
+	if _, err := RunSearchSuite(ctx, []SearchGrid{grid}, 2, "^nothing$", opts); err == nil {
 		t.Error("a filter matching no run: no error")
 	}
 	// The tuned runs wait for the whole grid.
-	if n, err := RunSearchSuite(ctx, grid, 2, "lr0.0001", opts); err != nil || n != 1 || len(trained) != 1 {
+	if n, err := RunSearchSuite(ctx, []SearchGrid{grid}, 2, "lr0.0001", opts); err != nil || n != 1 || len(trained) != 1 {
 		t.Fatalf("first grid point: %d runs, trained %v, error %v", n, trained, err)
 	}
-	if n, err := RunSearchSuite(ctx, grid, 2, "", opts); err != nil || n != 4 {
+	if n, err := RunSearchSuite(ctx, []SearchGrid{grid}, 2, "", opts); err != nil || n != 4 {
 		t.Fatalf("whole search: %d runs, error %v", n, err)
 	}
 	gridRuns, _ := grid.Runs()
-	c, err := ChooseSearch(dir, gridRuns)
+	c, err := ChooseSearch(dir, grid)
 	if err != nil {
 		t.Fatal(err)
 	}
 	// The seed-1 tuned run is the selected grid run's record, not a new training.
-	want := []string{gridRuns[0].Name, gridRuns[1].Name, "pattern_exphormer-tuned_s2"}
+	want := []string{gridRuns[0].Name, gridRuns[1].Name, "pattern_gps-tuned_s2"}
 	if strings.Join(trained, ",") != strings.Join(want, ",") {
 		t.Errorf("trained %v, want %v", trained, want)
 	}
-	s1, err := readSuiteRecord(filepath.Join(dir, "runs", "pattern_exphormer-tuned_s1.json"))
+	s1, err := readSuiteRecord(filepath.Join(dir, "runs", "pattern_gps-tuned_s1.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s1.Variant != VariantTuned || s1.ValMetric != c.Record.ValMetric || s1.TestMetric != c.Record.TestMetric || s1.Config.LearningRate != c.Record.Config.LearningRate || !strings.Contains(s1.Note, c.Run.Name) {
+	if s1.Variant != VariantGPSTuned || s1.ValMetric != c.Record.ValMetric || s1.TestMetric != c.Record.TestMetric || s1.Config.LearningRate != c.Record.Config.LearningRate || !strings.Contains(s1.Note, c.Run.Name) {
 		t.Errorf("tuned s1 %+v, want a copy of %s", s1, c.Run.Name)
 	}
-	s2, err := readSuiteRecord(filepath.Join(dir, "runs", "pattern_exphormer-tuned_s2.json"))
+	s2, err := readSuiteRecord(filepath.Join(dir, "runs", "pattern_gps-tuned_s2.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +179,7 @@ func TestRunSearchSuite(t *testing.T) {
 		t.Errorf("tuned s2: lr %g seed %d, want lr %g seed 2", s2.Config.LearningRate, s2.Config.Seed, c.Record.Config.LearningRate)
 	}
 	trained = nil
-	if _, err := RunSearchSuite(ctx, grid, 2, "", opts); err != nil || len(trained) != 0 {
+	if _, err := RunSearchSuite(ctx, []SearchGrid{grid}, 2, "", opts); err != nil || len(trained) != 0 {
 		t.Errorf("resume trained %v (%v), want nothing", trained, err)
 	}
 	rows, err := Summarize(filepath.Join(dir, "results.csv"))
@@ -173,7 +188,7 @@ func TestRunSearchSuite(t *testing.T) {
 	}
 	var tunedRow *SummaryRow
 	for i := range rows {
-		if rows[i].Variant == VariantTuned {
+		if rows[i].Variant == VariantGPSTuned {
 			tunedRow = &rows[i]
 		}
 	}
@@ -181,11 +196,12 @@ func TestRunSearchSuite(t *testing.T) {
 		t.Fatalf("summary %+v: want a tuned row of 2 runs", rows)
 	}
 	var sb strings.Builder
-	if err := writeSearchSection(&sb, filepath.Join(dir, "results.csv"), dir, ResultsMeta{Seeds: 2, Command: "gexph reproduce -suite search"}, grid); err != nil {
+	if err := writeSearchSection(&sb, filepath.Join(dir, "results.csv"), dir, ResultsMeta{Seeds: 2, Command: "gexph reproduce -suite search"}, []SearchGrid{grid}); err != nil {
 		t.Fatal(err)
 	}
 	out := sb.String()
-	for _, want := range []string{"**selected**", "Selected setting (" + c.Run.Variant + ") over 2 seeds", "| 0.0001 | 2 |", "| 0.01 | 2 |"} {
+	for _, want := range []string{"**selected**", "| lr | epochs |", "| 0.0001 | 2 |", "| 0.01 | 2 |",
+		"| pattern | — | ", "(" + c.Run.Variant + "; 2 seeds) |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("search section lacks %q:\n%s", want, out)
 		}

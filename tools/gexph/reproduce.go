@@ -89,7 +89,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 		count = len(points)
 	} else if *suiteName == suite.SuiteSearch {
-		n, err := suite.RunSearchSuite(ctx, suite.DefaultSearchGrid(), *seeds, *only, suiteOpts)
+		n, err := suite.RunSearchSuite(ctx, suite.DefaultSearchGrids(), *seeds, *only, suiteOpts)
 		if err != nil {
 			return err
 		}

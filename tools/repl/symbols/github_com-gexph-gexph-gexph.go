@@ -61,6 +61,7 @@ func init() {
 		"PresetNames":              reflect.ValueOf(gexph.PresetNames),
 		"ReadCheckpointInfo":       reflect.ValueOf(gexph.ReadCheckpointInfo),
 		"ResultFile":               reflect.ValueOf(constant.MakeFromLiteral("\"result.json\"", token.STRING, 0)),
+		"RunFiles":                 reflect.ValueOf(gexph.RunFiles),
 		"SetupRuntime":             reflect.ValueOf(gexph.SetupRuntime),
 		"Train":                    reflect.ValueOf(gexph.Train),
 		"TrainFromSpec":            reflect.ValueOf(gexph.TrainFromSpec),

@@ -13,8 +13,9 @@ func init() {
 	Symbols["github.com/gexph/gexph/suite/suite"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"ChooseSearch":               reflect.ValueOf(suite.ChooseSearch),
+		"ClassicGNNFigures":          reflect.ValueOf(suite.ClassicGNNFigures),
 		"DefaultScalingSettings":     reflect.ValueOf(suite.DefaultScalingSettings),
-		"DefaultSearchGrid":          reflect.ValueOf(suite.DefaultSearchGrid),
+		"DefaultSearchGrids":         reflect.ValueOf(suite.DefaultSearchGrids),
 		"FilterRuns":                 reflect.ValueOf(suite.FilterRuns),
 		"FilterScalingPoints":        reflect.ValueOf(suite.FilterScalingPoints),
 		"FitPowerLaw":                reflect.ValueOf(suite.FitPowerLaw),
@@ -52,7 +53,9 @@ func init() {
 		"VariantBigBird":             reflect.ValueOf(constant.MakeFromLiteral("\"mpnn+bigbird\"", token.STRING, 0)),
 		"VariantExphormer":           reflect.ValueOf(constant.MakeFromLiteral("\"exphormer\"", token.STRING, 0)),
 		"VariantFull":                reflect.ValueOf(constant.MakeFromLiteral("\"mpnn+full\"", token.STRING, 0)),
+		"VariantGPSTuned":            reflect.ValueOf(constant.MakeFromLiteral("\"gps-tuned\"", token.STRING, 0)),
 		"VariantMPNN":                reflect.ValueOf(constant.MakeFromLiteral("\"mpnn\"", token.STRING, 0)),
+		"VariantMPNNTuned":           reflect.ValueOf(constant.MakeFromLiteral("\"mpnn-tuned\"", token.STRING, 0)),
 		"VariantNoExpander":          reflect.ValueOf(constant.MakeFromLiteral("\"no-expander\"", token.STRING, 0)),
 		"VariantNoLocal":             reflect.ValueOf(constant.MakeFromLiteral("\"no-local\"", token.STRING, 0)),
 		"VariantPerformer":           reflect.ValueOf(constant.MakeFromLiteral("\"mpnn+performer\"", token.STRING, 0)),
@@ -69,6 +72,7 @@ func init() {
 		"ScalingPoint":    reflect.ValueOf((*suite.ScalingPoint)(nil)),
 		"ScalingResult":   reflect.ValueOf((*suite.ScalingResult)(nil)),
 		"ScalingSettings": reflect.ValueOf((*suite.ScalingSettings)(nil)),
+		"SearchAxis":      reflect.ValueOf((*suite.SearchAxis)(nil)),
 		"SearchChoice":    reflect.ValueOf((*suite.SearchChoice)(nil)),
 		"SearchGrid":      reflect.ValueOf((*suite.SearchGrid)(nil)),
 		"SuiteOptions":    reflect.ValueOf((*suite.SuiteOptions)(nil)),
