@@ -43,4 +43,12 @@
 // COO and the destination-grouped CSR view. A batch is the disjoint union of its graphs'
 // interaction graphs; each graph's expander depends only on the run seed and the graph's
 // own InputGraph.Seed, not on the batch it is in.
+//
+// # Sampling
+//
+// Interaction.SampleNeighbours samples a subgraph of H around seed nodes for mini-batch
+// training on graphs too large for one step: per hop, each frontier node keeps up to a
+// Fanout of its incoming edges of each EdgeType (e.g. all local edges, 3 expander edges,
+// one virtual-node edge), drawn without replacement from an explicit seed. Every sampled
+// edge is an edge of H, so the expander is the one drawn once on the whole graph.
 package expander

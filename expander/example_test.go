@@ -26,3 +26,22 @@ func ExampleGenerate() {
 	// spectral radius within the bound: true
 	// edges: 199 of n·d/2 = 200 (self loops removed: 1)
 }
+
+// ExampleInteraction_SampleNeighbours samples two hops around node 0 of a path with one
+// virtual node: every local edge, and at most one virtual-node edge per node.
+func ExampleInteraction_SampleNeighbours() {
+	path := expander.InputGraph{NumNodes: 5, Src: []int32{0, 1, 1, 2, 2, 3, 3, 4}, Dst: []int32{1, 0, 2, 1, 3, 2, 4, 3}}
+	opts := expander.DefaultInteractionOptions()
+	opts.Expander = false
+	h, err := expander.BuildInteraction(path, opts)
+	if err != nil {
+		panic(err)
+	}
+	fan := expander.Fanout{expander.EdgeLocal: -1, expander.EdgeGlobalOut: 1}
+	s, err := h.SampleNeighbours([]int32{0}, expander.SampleOptions{Hops: []expander.Fanout{fan, fan}, Seed: 1})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("nodes:", s.Nodes, "edges per hop:", s.HopOffset)
+	// Output: nodes: [0 1 5 2] edges per hop: [0 2 5]
+}
