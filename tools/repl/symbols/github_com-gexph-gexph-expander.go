@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/expander/expander"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AllEdges":                  reflect.ValueOf(&expander.AllEdges).Elem(),
 		"BigBirdPattern":            reflect.ValueOf(expander.BigBirdPattern),
 		"BlockNodes":                reflect.ValueOf(expander.BlockNodes),
 		"BuildBatch":                reflect.ValueOf(expander.BuildBatch),
@@ -42,9 +43,12 @@ func init() {
 		"Certificate":        reflect.ValueOf((*expander.Certificate)(nil)),
 		"EdgeType":           reflect.ValueOf((*expander.EdgeType)(nil)),
 		"Expander":           reflect.ValueOf((*expander.Expander)(nil)),
+		"Fanout":             reflect.ValueOf((*expander.Fanout)(nil)),
 		"InputGraph":         reflect.ValueOf((*expander.InputGraph)(nil)),
 		"Interaction":        reflect.ValueOf((*expander.Interaction)(nil)),
 		"InteractionOptions": reflect.ValueOf((*expander.InteractionOptions)(nil)),
 		"Options":            reflect.ValueOf((*expander.Options)(nil)),
+		"Sample":             reflect.ValueOf((*expander.Sample)(nil)),
+		"SampleOptions":      reflect.ValueOf((*expander.SampleOptions)(nil)),
 	}
 }

@@ -59,6 +59,7 @@ func init() {
 		"VariantNoExpander":          reflect.ValueOf(constant.MakeFromLiteral("\"no-expander\"", token.STRING, 0)),
 		"VariantNoLocal":             reflect.ValueOf(constant.MakeFromLiteral("\"no-local\"", token.STRING, 0)),
 		"VariantPerformer":           reflect.ValueOf(constant.MakeFromLiteral("\"mpnn+performer\"", token.STRING, 0)),
+		"VariantReference":           reflect.ValueOf(constant.MakeFromLiteral("\"reference\"", token.STRING, 0)),
 		"VariantTuned":               reflect.ValueOf(constant.MakeFromLiteral("\"exphormer-tuned\"", token.STRING, 0)),
 		"WriteReport":                reflect.ValueOf(suite.WriteReport),
 		"WriteResultsMarkdown":       reflect.ValueOf(suite.WriteResultsMarkdown),
