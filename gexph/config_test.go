@@ -14,9 +14,10 @@ import (
 
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
-	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "computers-ref", "cora", "cs", "cs-ref",
-		"demo", "graph", "malnet-tiny", "mnist", "node", "ogbn-arxiv", "pascalvoc-sp", "pattern", "peptides-func",
-		"peptides-struct", "photo", "photo-ref", "physics", "physics-ref", "scaling"}
+	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "computers-ref", "computers-tuned",
+		"cora", "cs", "cs-ref", "cs-tuned", "demo", "graph", "malnet-tiny", "mnist", "node", "ogbn-arxiv",
+		"pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "photo-ref", "photo-tuned", "physics",
+		"physics-ref", "physics-tuned", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)
 	}
@@ -104,6 +105,36 @@ func TestReferencePresetsMatchReferenceConfigs(t *testing.T) {
 			c.ExpanderDegree != 6 || c.VirtualNodes != 0 || !c.LocalEdges || !c.ExpanderEdges ||
 			!c.AllNodes || !c.DoubledEdges || c.SelfLoops != r.selfLoops || !c.ReferenceAttention {
 			t.Errorf("preset %s differs from the reference config: %+v", name, c)
+		}
+	}
+}
+
+// TestTunedPresetsAreTheSearchSelections checks the *-tuned presets against the
+// settings the search selected (docs/RESULTS.md): the reference preset of the data set
+// with the selected MPNN, attention and learning rate.
+func TestTunedPresetsAreTheSearchSelections(t *testing.T) {
+	for name, want := range map[string]struct {
+		ref       string
+		mpnn      layers.LocalModel
+		attention layers.GlobalModel
+		lr        float64
+	}{
+		"cs-tuned":        {"cs-ref", layers.LocalGCN, layers.GlobalNone, 5e-3},
+		"physics-tuned":   {"physics-ref", layers.LocalGCN, layers.GlobalNone, 5e-3},
+		"computers-tuned": {"computers-ref", layers.LocalGAT, layers.GlobalNone, 1e-3},
+		"photo-tuned":     {"photo-ref", layers.LocalGAT, layers.GlobalNone, 1e-3},
+	} {
+		c, err := Preset(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ref, _ := Preset(want.ref)
+		if c.MPNN != want.mpnn || c.Attention != want.attention || c.LearningRate != want.lr {
+			t.Errorf("%s: mpnn %s, attention %s, lr %g; want %s, %s, %g", name, c.MPNN, c.Attention, c.LearningRate, want.mpnn, want.attention, want.lr)
+		}
+		c.MPNN, c.Attention, c.LearningRate, c.Preset = ref.MPNN, ref.Attention, ref.LearningRate, ref.Preset
+		if !reflect.DeepEqual(c, ref) {
+			t.Errorf("%s differs from %s beyond the searched fields:\n%+v\n%+v", name, want.ref, c, ref)
 		}
 	}
 }

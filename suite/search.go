@@ -119,8 +119,9 @@ func (sg SearchGrid) point(index []int) (variant, overrides string, err error) {
 }
 
 // Runs returns the grid's runs, the first axis major, named
-// "<dataset>_<name>_<variant>_s<seed>" with variant the axis values joined by '-' (e.g.
-// "lr0.001-e70", "sage-lr0.003"). A grid without axes, an axis without values and
+// "<dataset>_<name>_<point>_s<seed>" with point the axis values joined by '-' (e.g.
+// "lr0.001-e70", "sage-lr0.003"), of variant "<name>-<point>" (grids of one data set
+// thus never share a variant). A grid without axes, an axis without values and
 // overrides that are not a JSON object are errors.
 func (sg SearchGrid) Runs() ([]SuiteRun, error) {
 	if len(sg.Axes) == 0 {
@@ -140,7 +141,7 @@ func (sg SearchGrid) Runs() ([]SuiteRun, error) {
 		}
 		runs = append(runs, SuiteRun{
 			Name:    fmt.Sprintf("%s_%s_%s_s%d", sg.Dataset, sg.name(), variant, sg.Seed),
-			Dataset: sg.Dataset, Preset: sg.preset(), Variant: variant, Overrides: overrides, Seed: sg.Seed,
+			Dataset: sg.Dataset, Preset: sg.preset(), Variant: sg.name() + "-" + variant, Overrides: overrides, Seed: sg.Seed,
 		})
 		a := len(index) - 1
 		for ; a >= 0; a-- {
@@ -350,10 +351,10 @@ func copyTunedRecord(dir string, r SuiteRun, c SearchChoice) error {
 func ClassicGNNFigures() map[string]PaperFigure {
 	src := "Luo et al. 2024"
 	return map[string]PaperFigure{
-		"computers": {Mean: 94.09, Std: 0.37, Source: src + " (GAT)"},
-		"photo":     {Mean: 96.78, Std: 0.23, Source: src + " (GraphSAGE)"},
-		"cs":        {Mean: 96.38, Std: 0.11, Source: src + " (GraphSAGE)"},
-		"physics":   {Mean: 97.46, Std: 0.10, Source: src + " (GCN)"},
+		"computers": {Mean: 94.09, Std: 0.37, Source: src + ", GAT"},
+		"photo":     {Mean: 96.78, Std: 0.23, Source: src + ", GraphSAGE"},
+		"cs":        {Mean: 96.38, Std: 0.11, Source: src + ", GraphSAGE"},
+		"physics":   {Mean: 97.46, Std: 0.10, Source: src + ", GCN"},
 	}
 }
 
@@ -429,7 +430,7 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 			if chosen[grid.Dataset] == nil {
 				chosen[grid.Dataset] = map[string]selected{}
 			}
-			chosen[grid.Dataset][choice.Tuned] = selected{choice.Run.Variant, choice.Run.Overrides}
+			chosen[grid.Dataset][choice.Tuned] = selected{strings.TrimPrefix(choice.Run.Variant, grid.name()+"-"), choice.Run.Overrides}
 			missing = append(missing, unrecorded(dir, choice.TunedRuns(grid.tunedSeeds(suiteSeeds(meta))))...)
 		}
 	}

@@ -46,7 +46,8 @@ func TestSearchGridRuns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(other) != 2 || other[0].Name != "cs_search-mpnn_sage-h32_s2" || other[1].Name != "cs_search-mpnn_gat-h32_s2" || other[0].Preset != "cs-ref" {
+	if len(other) != 2 || other[0].Name != "cs_search-mpnn_sage-h32_s2" || other[1].Name != "cs_search-mpnn_gat-h32_s2" ||
+		other[0].Preset != "cs-ref" || other[0].Variant != "search-mpnn-sage-h32" {
 		t.Errorf("named grid runs %+v", other)
 	}
 	if cfg, err := other[1].config(); err != nil || cfg.MPNN != "gat" || cfg.HiddenDim != 32 || cfg.PreMPLayers != 1 {
@@ -201,7 +202,7 @@ func TestRunSearchSuite(t *testing.T) {
 	}
 	out := sb.String()
 	for _, want := range []string{"**selected**", "| lr | epochs |", "| 0.0001 | 2 |", "| 0.01 | 2 |",
-		"| pattern | — | ", "(" + c.Run.Variant + "; 2 seeds) |"} {
+		"| pattern | — | ", "(" + strings.TrimPrefix(c.Run.Variant, "search-") + "; 2 seeds) |"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("search section lacks %q:\n%s", want, out)
 		}
