@@ -373,8 +373,7 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 		return err
 	}
 	var missing []string
-	type selected struct{ variant, setting string }
-	chosen := map[string]map[string]selected{} // dataset → tuned variant → setting.
+	chosen := map[string]map[string]string{} // dataset → tuned variant → selected grid point.
 	for _, grid := range grids {
 		gridRuns, err := grid.Runs()
 		if err != nil {
@@ -428,9 +427,9 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 		fmt.Fprintln(bw)
 		if ok {
 			if chosen[grid.Dataset] == nil {
-				chosen[grid.Dataset] = map[string]selected{}
+				chosen[grid.Dataset] = map[string]string{}
 			}
-			chosen[grid.Dataset][choice.Tuned] = selected{strings.TrimPrefix(choice.Run.Variant, grid.name()+"-"), choice.Run.Overrides}
+			chosen[grid.Dataset][choice.Tuned] = strings.TrimPrefix(choice.Run.Variant, grid.name()+"-")
 			missing = append(missing, unrecorded(dir, choice.TunedRuns(grid.tunedSeeds(suiteSeeds(meta))))...)
 		}
 	}
@@ -441,17 +440,17 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 		fmt.Fprintln(bw, "|---|---|---|---|---|")
 		for _, ds := range datasetsOfGrids(grids) {
 			cell := func(variant string) string {
-				sel, ok := chosen[ds][variant]
+				point, ok := chosen[ds][variant]
 				if !ok {
 					return "—"
 				}
 				for _, r := range rows {
 					if r.Dataset == ds && r.Variant == variant && r.Runs > 0 {
 						scale := metricScale(r.Metric)
-						return fmt.Sprintf("%.2f ± %.2f (%s; %s)", r.TestMean*scale, r.TestStd*scale, sel.variant, seedCount(r.Runs))
+						return fmt.Sprintf("%.2f ± %.2f (%s; %s)", r.TestMean*scale, r.TestStd*scale, point, seedCount(r.Runs))
 					}
 				}
-				return sel.variant + ", not run"
+				return point + ", not run"
 			}
 			paper, classic := "—", "—"
 			if fig, ok := PaperFigures()[ds+"/"+VariantExphormer]; ok && fig.Text == "" {
