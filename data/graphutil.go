@@ -179,10 +179,10 @@ func InducedSubgraph(g *Graph, nodes []int32) (Graph, error) {
 		sub.Src[i], sub.Dst[i] = newID[g.Src[e]], newID[g.Dst[e]]
 	}
 	var err error
-	if sub.Node, err = g.Node.selectRows(nodes); err != nil {
+	if sub.Node, err = g.Node.SelectRows(nodes); err != nil {
 		return Graph{}, fmt.Errorf("induced subgraph: node features: %w", err)
 	}
-	if sub.Edge, err = g.Edge.selectRows(kept); err != nil {
+	if sub.Edge, err = g.Edge.SelectRows(kept); err != nil {
 		return Graph{}, fmt.Errorf("induced subgraph: edge features: %w", err)
 	}
 	if g.NodeLabels != nil {
@@ -200,8 +200,9 @@ func InducedSubgraph(g *Graph, nodes []int32) (Graph, error) {
 	return sub, nil
 }
 
-// selectRows returns the features of the given rows, in that order.
-func (f *Features) selectRows(rows []int32) (Features, error) {
+// SelectRows returns the features of the given rows, in that order (a row may repeat);
+// an index outside [0, Rows) is an error.
+func (f *Features) SelectRows(rows []int32) (Features, error) {
 	out := Features{Kind: f.Kind, Rows: len(rows), Cols: f.Cols}
 	if f.Kind == NoFeatures {
 		return out, nil

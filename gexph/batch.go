@@ -112,6 +112,10 @@ type Inputs[T any] struct {
 	// NormMask [N + V] marks the rows entering normalisation statistics: real and
 	// virtual nodes of real graphs.
 	NormMask T
+	// InDegree [N + V] is each row's number of incoming local edges that gcn normalises
+	// by, given in mini-batches only (a batch's own edges otherwise): the sampled ones
+	// in training, as PyG's NeighborLoader, and the whole graph's in layer-wise inference.
+	InDegree T
 	// Labels [rows] (classes) or Targets [rows, T]; Weights [rows] is each output row's
 	// weight in the loss (0 for padding and for nodes outside the split being fitted).
 	Labels, Targets, Weights T
@@ -128,7 +132,7 @@ func (in *Inputs[T]) fields() []*T {
 		&in.HSrc, &in.HDst, &in.HSource,
 		&in.BBSrc, &in.BBDst,
 		&in.BlockNodes,
-		&in.NormMask,
+		&in.NormMask, &in.InDegree,
 		&in.Labels, &in.Targets, &in.Weights,
 	}
 }
@@ -155,6 +159,8 @@ type Batch struct {
 	// Inputs are the model inputs.
 	Inputs Inputs[Array]
 
+	// padding is the batch's padding (nil: none).
+	padding bucketing.Strategy
 	// device holds the inputs as tensors once a step or pass has used them: they live on
 	// the backend's device from then on, so a batch used again (the graph of a
 	// transductive data set, every epoch) is not converted and copied again.
@@ -247,10 +253,17 @@ func (m *Model) interactionOptions() (expander.InteractionOptions, error) {
 // for a transductive data set, lists the nodes whose labels enter the loss (nil: all
 // real rows).
 func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Batch, error) {
+	return m.buildBatch(ds, graphs, lossNodes, nil, m.padding)
+}
+
+// buildBatch is BuildBatch with the batch's interaction graph h given (nil: drawn from
+// the graphs as the model's options say; ignored without Exphormer attention) and its
+// padding (nil: none).
+func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *expander.Interaction, padding bucketing.Strategy) (*Batch, error) {
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("batch: no graphs")
 	}
-	b := &Batch{Graphs: graphs, NumGraphs: len(graphs), NodeOffset: make([]int, len(graphs)+1)}
+	b := &Batch{Graphs: graphs, NumGraphs: len(graphs), NodeOffset: make([]int, len(graphs)+1), padding: padding}
 	inputs := make([]expander.InputGraph, len(graphs))
 	for i, gi := range graphs {
 		if gi < 0 || gi >= len(ds.Graphs) {
@@ -262,16 +275,19 @@ func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Ba
 		b.NumEdges += len(g.Src)
 		b.NodeOffset[i+1] = b.NumNodes
 	}
-	var h *expander.Interaction
-	if m.cfg.Attention == layers.GlobalExphormer {
-		var err error
-		if h, err = expander.BuildBatch(inputs, m.interaction); err != nil {
-			return nil, fmt.Errorf("batch: interaction graph: %w", err)
+	if m.cfg.Attention != layers.GlobalExphormer {
+		h = nil
+	} else {
+		if h == nil {
+			var err error
+			if h, err = expander.BuildBatch(inputs, m.interaction); err != nil {
+				return nil, fmt.Errorf("batch: interaction graph: %w", err)
+			}
 		}
 		b.NumInteraction = h.NumEdges()
 	}
 	b.PadNodes, b.PadGraphs, b.PadEdges, b.PadInteraction = b.NumNodes, b.NumGraphs, b.NumEdges, b.NumInteraction
-	if m.padding == nil {
+	if b.padding == nil {
 		// Without padding an empty edge list would reach the backend as a tensor of
 		// size 0, which its broadcasts reject with an internal error.
 		if b.NumEdges == 0 && m.cfg.MPNN != layers.LocalNone {
@@ -282,9 +298,9 @@ func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Ba
 			return nil, fmt.Errorf("batch: %s: the interaction graph has no edge (no input edges, expander_degree 0 and no virtual nodes)", batchGraphsText(ds, graphs))
 		}
 	}
-	if m.padding != nil {
+	if b.padding != nil {
 		// One padding node (in one padding graph) at least, to receive padded edges.
-		pad := m.padding.Bucket
+		pad := b.padding.Bucket
 		b.PadNodes, b.PadGraphs = pad(b.NumNodes+1), pad(b.NumGraphs+1)
 		b.PadEdges, b.PadInteraction = pad(max(b.NumEdges, 1)), pad(max(b.NumInteraction, 1))
 	}
@@ -385,8 +401,8 @@ func (m *Model) addNodeFeatures(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 			nnz += len(ds.Graphs[gi].Node.Indices)
 		}
 		nnzp := nnz
-		if m.padding != nil {
-			nnzp = m.padding.Bucket(max(nnz, 1))
+		if b.padding != nil {
+			nnzp = b.padding.Bucket(max(nnz, 1))
 		}
 		rows, cols, vals := make([]int32, nnzp), make([]int32, nnzp), make([]float32, nnzp)
 		k := 0
@@ -512,8 +528,8 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 			return fmt.Errorf("batch: BigBird pattern: %w", err)
 		}
 		n := len(bs)
-		if m.padding != nil {
-			n = m.padding.Bucket(max(n, 1))
+		if b.padding != nil {
+			n = b.padding.Bucket(max(n, 1))
 		}
 		for len(bs) < n {
 			bs, bd = append(bs, padNode), append(bd, padNode)
@@ -531,8 +547,8 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 			largest = max(largest, b.NodeOffset[i+1]-b.NodeOffset[i])
 		}
 		size := largest
-		if m.padding != nil {
-			size = m.padding.Bucket(largest)
+		if b.padding != nil {
+			size = b.padding.Bucket(largest)
 		}
 		blocks, size, err := expander.BlockNodes(graphOf, b.PadGraphs, size)
 		if err != nil {

@@ -176,6 +176,23 @@ type Config struct {
 	DoubledEdges bool `json:"doubled_edges"`
 	SelfLoops    bool `json:"self_loops"`
 
+	// BatchNodes, for a transductive data set, trains on mini-batches of this many seed
+	// nodes (training nodes, shuffled per epoch) with their neighbourhoods sampled from
+	// the interaction graph of the whole graph as Fanout says, and evaluates by exact
+	// layer-wise inference; 0 trains full-batch. Memory then follows the batch, not the
+	// graph (see docs/LARGE.md).
+	BatchNodes int `json:"batch_nodes"`
+	// Fanout says how many incoming edges of each type a node of a mini-batch keeps per
+	// layer: "local=10,expander=all,global-in=32,global-out=all" (types local, expander,
+	// global-in, global-out, or global for both; a count or "all"; types left out keep
+	// none), one spec for every layer or one per layer separated by "/", the first for
+	// the seeds' own edges (the last layer), as PyG's num_neighbors. "" is DefaultFanout.
+	// Edge types the model does not read are never sampled.
+	Fanout string `json:"fanout"`
+	// EvalChunkNodes is the number of nodes per chunk of layer-wise inference (0: 16 ×
+	// batch_nodes).
+	EvalChunkNodes int `json:"eval_chunk_nodes"`
+
 	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a
 	// transductive data set) taken from each split, in split order; 0 keeps them all.
 	MaxTrain int `json:"max_train"`
@@ -224,7 +241,7 @@ func (c *Config) Validate() error {
 		{"virtual_nodes", c.VirtualNodes}, {"warmup_epochs", c.WarmupEpochs}, {"patience", c.Patience},
 		{"max_train", c.MaxTrain}, {"max_val", c.MaxVal}, {"max_test", c.MaxTest},
 		{"expander_degree", c.ExpanderDegree}, {"pe_size", c.PESize}, {"pe_dim", c.PEDim},
-		{"pre_mp_layers", c.PreMPLayers},
+		{"pre_mp_layers", c.PreMPLayers}, {"batch_nodes", c.BatchNodes}, {"eval_chunk_nodes", c.EvalChunkNodes},
 	} {
 		if p.value < 0 {
 			return fmt.Errorf("config: %s = %d, want ≥ 0", p.field, p.value)
@@ -271,6 +288,11 @@ func (c *Config) Validate() error {
 	}
 	if (c.PE == PELap || c.PE == PERWSE) && (c.PEDim < 1 || c.PEDim >= c.HiddenDim) {
 		return fmt.Errorf("config: pe %q needs 1 ≤ pe_dim < hidden_dim = %d, got pe_dim = %d", c.PE, c.HiddenDim, c.PEDim)
+	}
+	if c.BatchNodes > 0 {
+		if err := c.checkMiniBatch(); err != nil {
+			return err
+		}
 	}
 	return nil
 }

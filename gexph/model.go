@@ -168,6 +168,8 @@ type Model struct {
 	// (loss on the training nodes) and the inference batch of tdData, built once.
 	tdData           *data.Dataset
 	tdTrain, tdInfer *Batch
+	// sp samples the mini-batches of a transductive data set (Config.BatchNodes).
+	sp *sampler
 	numVirtual       int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
@@ -246,6 +248,11 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 			padding = "pow2"
 		}
 	}
+	if cfg.BatchNodes > 0 {
+		if !spec.transductive {
+			return nil, fmt.Errorf("config: batch_nodes = %d applies to the one graph of a transductive data set; %q has graphs, batched by batch_size", cfg.BatchNodes, ds.Name)
+		}
+	}
 	if m.padding, err = parsePadding(padding); err != nil {
 		return nil, err
 	}
@@ -267,11 +274,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if err := m.store.SetRNGStateFromSeed(int64(cfg.Seed)); err != nil {
 		return nil, fmt.Errorf("model: seeding: %w", err)
 	}
-	first := 0
-	if !spec.transductive && len(ds.Split.Train) > 0 {
-		first = ds.Split.Train[0]
-	}
-	b, err := m.BuildBatch(ds, []int{first}, nil)
+	b, err := m.firstBatch(ds)
 	if err != nil {
 		m.Close()
 		return nil, err
@@ -288,6 +291,32 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 		}
 	}
 	return m, nil
+}
+
+// firstBatch returns the batch that creates the model's variables: the first training
+// graph, the whole graph of a transductive data set, or its first mini-batch.
+func (m *Model) firstBatch(ds *data.Dataset) (*Batch, error) {
+	if m.miniBatch() {
+		sp, err := m.samplerOf(ds)
+		if err != nil {
+			return nil, err
+		}
+		seeds := ds.Split.Train[:min(m.cfg.BatchNodes, len(ds.Split.Train))]
+		if len(seeds) == 0 {
+			seeds = []int{0}
+		}
+		s, err := sp.sample(seeds, m.cfg.Seed, 0)
+		if err != nil {
+			return nil, err
+		}
+		b, _, err := m.sampleBatch(sp, s, false, false)
+		return b, err
+	}
+	first := 0
+	if !m.spec.transductive && len(ds.Split.Train) > 0 {
+		first = ds.Split.Train[0]
+	}
+	return m.BuildBatch(ds, []int{first}, nil)
 }
 
 // Close releases the model's compiled programs, variables and backend. The model must
@@ -420,26 +449,51 @@ func (m *Model) gpsConfig() layers.GPSConfig {
 // It returns the outputs [rows, outDim].
 func (m *Model) modelGraph(scope *model.Scope, in *Inputs[*Node]) *Node {
 	scope = scope.WithInitializer(layers.FanInUniform(scope))
+	h, ed := m.encodeGraph(scope, in, true)
+	e := ed.e
+	for l := 0; l < m.cfg.Layers; l++ {
+		h, e = m.layerGraph(scope, l, h, e, in, ed)
+	}
+	return m.headGraph(scope, h, in)
+}
+
+// edgeInputs are what the layers read besides the node states: the encoded local edges
+// (e materialised, or the rows of eTable at eIndex), the attention's edge table and index,
+// and the equivariant-stable PE distances.
+type edgeInputs struct {
+	e, eTable, eIndex, attnTable, attnIndex, peDist *Node
+}
+
+// encodeGraph builds the encoders: with nodes, the node states [N + V, D] entering the
+// first layer (features, positional encodings, pre-MP layers, virtual nodes); always the
+// encoded edges. scope carries the model's initializer.
+func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (h *Node, ed edgeInputs) {
 	cfg := m.cfg
 	d := cfg.HiddenDim
 	dtype := dtypes.Float32
 	g := in.NodeMask.Graph()
-	np := in.NodeMask.Shape().Dimensions[0]
 	gp := in.GraphMask.Shape().Dimensions[0]
 
-	h := m.encodeNodes(scope.In("node_encoder"), in, m.nodeEmbeddingDim())
 	var esPE *Node
-	switch cfg.PE {
-	case PEESLap:
-		esPE = layers.ESLapPEEncoder(scope.In("pe_encoder"), in.PEVec, in.PEMask, d)
-	case PELap:
-		pe := layers.NewLapPEEncoder(scope.In("pe_encoder"), in.PEVec, in.PEVal, cfg.PEDim).Mask(in.PEMask).Done()
-		h = Concatenate([]*Node{h, pe}, -1)
-	case PERWSE:
-		h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in.RWSE, cfg.PEDim, false)}, -1)
+	if nodes || cfg.PE == PEESLap {
+		if nodes {
+			h = m.encodeNodes(scope.In("node_encoder"), in, m.nodeEmbeddingDim())
+		}
+		switch cfg.PE {
+		case PEESLap:
+			esPE = layers.ESLapPEEncoder(scope.In("pe_encoder"), in.PEVec, in.PEMask, d)
+		case PELap:
+			if nodes {
+				pe := layers.NewLapPEEncoder(scope.In("pe_encoder"), in.PEVec, in.PEVal, cfg.PEDim).Mask(in.PEMask).Done()
+				h = Concatenate([]*Node{h, pe}, -1)
+			}
+		case PERWSE:
+			if nodes {
+				h = Concatenate([]*Node{h, layers.RWSEEncoder(scope.In("pe_encoder"), in.RWSE, cfg.PEDim, false)}, -1)
+			}
+		}
 	}
-
-	if cfg.PreMPLayers > 0 {
+	if nodes && cfg.PreMPLayers > 0 {
 		pre := layers.NewPreMP(scope.In("pre_mp"), h).Layers(cfg.PreMPLayers).Dropout(cfg.Dropout)
 		if cfg.Norm == layers.NormBatch {
 			pre.BatchNorm(in.NodeMask)
@@ -453,65 +507,77 @@ func (m *Model) modelGraph(scope *model.Scope, in *Inputs[*Node]) *Node {
 	numTypes := expander.NumLearnedEdgeTypes(m.numVirtual)
 	// e holds the local edge states; the first layer may take them as rows of a table
 	// (eTable, eIndex) and materialises them.
-	var e, eTable, eIndex, attnTable, attnIndex *Node
 	if m.needEdgeStates() {
 		localTable, localIndex := m.encodeEdgeTable(scope.In("edge_encoder"), in, d)
 		switch {
 		case localIndex == nil:
-			e = localTable
+			ed.e = localTable
 		case m.cfg.MPNN == layers.LocalGatedGCN || m.cfg.MPNN == layers.LocalGINE:
-			eTable, eIndex = localTable, localIndex
+			ed.eTable, ed.eIndex = localTable, localIndex
 		}
 		if cfg.Attention == layers.GlobalExphormer {
-			attnTable, attnIndex = layers.MixedEdgeTable(scope.In("interaction_edges"), localTable, localIndex,
+			ed.attnTable, ed.attnIndex = layers.MixedEdgeTable(scope.In("interaction_edges"), localTable, localIndex,
 				in.HSource, numTypes)
 		}
 	} else if cfg.Attention == layers.GlobalExphormer {
-		attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
+		ed.attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
 			Iota(g, shapes.Make(dtypes.Int32, numTypes), 0), numTypes, d, dtype)
-		attnIndex = Neg(AddScalar(in.HSource, 1))
+		ed.attnIndex = Neg(AddScalar(in.HSource, 1))
 	}
 	// The equivariant-stable gates read the squared PE distances across the local edges,
 	// the same in every layer: computed once.
-	var peDist *Node
 	if esPE != nil && (cfg.MPNN == layers.LocalGatedGCN || cfg.MPNN == layers.LocalGINE) {
-		peDist = layers.PEDistances(esPE, in.Src, in.Dst)
+		ed.peDist = layers.PEDistances(esPE, in.Src, in.Dst)
 	}
-	if m.numVirtual > 0 {
+	if nodes && m.numVirtual > 0 {
 		h = layers.AppendVirtualNodes(scope.In("virtual_nodes"), h, m.numVirtual, gp)
 	}
-	gps := m.gpsConfig()
-	for l := 0; l < cfg.Layers; l++ {
-		lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, gps).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
-		if cfg.MPNN != layers.LocalNone {
-			lb.LocalEdges(in.Src, in.Dst, e)
-			if e == nil && eTable != nil {
-				lb.LocalEdgeTable(eTable, eIndex)
-			}
+	return h, ed
+}
+
+// layerGraph builds GPS layer l on the node states h [N + V, D] and the local edge
+// states e (ed.e before the first layer), and returns both updated.
+func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs) (*Node, *Node) {
+	cfg := m.cfg
+	lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, m.gpsConfig()).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
+	if cfg.MPNN != layers.LocalNone {
+		lb.LocalEdges(in.Src, in.Dst, e)
+		if in.InDegree != nil {
+			lb.LocalInDegree(in.InDegree)
 		}
-		switch cfg.Attention {
-		case layers.GlobalExphormer:
-			lb.AttentionEdges(in.HSrc, in.HDst, nil).AttentionEdgeTable(attnTable, attnIndex)
-		case layers.GlobalBigBird:
-			lb.AttentionEdges(in.BBSrc, in.BBDst, nil)
-		case layers.GlobalFull, layers.GlobalPerformer:
-			lb.Blocks(in.BlockNodes)
+		if e == nil && ed.eTable != nil {
+			lb.LocalEdgeTable(ed.eTable, ed.eIndex)
 		}
-		if peDist != nil {
-			lb.EquivStableDistances(peDist)
-		}
-		h, e = lb.Done()
 	}
+	switch cfg.Attention {
+	case layers.GlobalExphormer:
+		lb.AttentionEdges(in.HSrc, in.HDst, nil).AttentionEdgeTable(ed.attnTable, ed.attnIndex)
+	case layers.GlobalBigBird:
+		lb.AttentionEdges(in.BBSrc, in.BBDst, nil)
+	case layers.GlobalFull, layers.GlobalPerformer:
+		lb.Blocks(in.BlockNodes)
+	}
+	if ed.peDist != nil {
+		lb.EquivStableDistances(ed.peDist)
+	}
+	return lb.Done()
+}
+
+// headGraph builds the output head on the last layer's states h [N + V, D]: it drops the
+// virtual nodes, pools graph-level tasks and returns the outputs [rows, outDim].
+func (m *Model) headGraph(scope *model.Scope, h *Node, in *Inputs[*Node]) *Node {
+	np := in.NodeMask.Shape().Dimensions[0]
+	gp := in.GraphMask.Shape().Dimensions[0]
 	if m.numVirtual > 0 {
 		h = Slice(h, AxisRange(0, np))
 	}
 	head := scope.In("head")
 	rows, rowMask := h, in.NodeMask
 	if !m.spec.nodeLevel {
-		rows, rowMask = layers.GraphPool(h, in.GraphID, in.NodeMask, gp, cfg.Pooling), in.GraphMask
+		rows, rowMask = layers.GraphPool(h, in.GraphID, in.NodeMask, gp, m.cfg.Pooling), in.GraphMask
 	}
-	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(cfg.HeadLayers)
-	if cfg.HeadNorm {
+	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(m.cfg.HeadLayers)
+	if m.cfg.HeadNorm {
 		hb.BatchNorm(rowMask)
 	}
 	return hb.Done()

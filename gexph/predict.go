@@ -43,11 +43,7 @@ func Predict(ctx context.Context, path string, ds *data.Dataset, split string, o
 	}
 	var preds []Prediction
 	if m.spec.transductive {
-		b, err := m.transductiveBatch(ds, false)
-		if err != nil {
-			return nil, err
-		}
-		out, err := m.forwardHost(b)
+		out, b, err := m.transductiveOutputs(ctx, ds)
 		if err != nil {
 			return nil, err
 		}

@@ -355,16 +355,33 @@ func splitIndices(ds *data.Dataset, split string) ([]int, error) {
 	return nil, fmt.Errorf("evaluate: unknown split %q (choices: \"train\", \"val\", \"test\")", split)
 }
 
+// transductiveOutputs runs inference on the graph of the transductive data set ds and
+// returns the outputs of its nodes with the batch describing them: one forward pass, or
+// layer-wise inference when the model trains on mini-batches (then the batch carries
+// only the layout and the labels).
+func (m *Model) transductiveOutputs(ctx context.Context, ds *data.Dataset) ([]float32, *Batch, error) {
+	if m.miniBatch() {
+		out, err := m.LayerwiseOutputs(ctx, ds)
+		if err != nil {
+			return nil, nil, err
+		}
+		n := ds.Graphs[0].NumNodes
+		return out, &Batch{Graphs: []int{0}, NumGraphs: 1, NumNodes: n, NodeOffset: []int{0, n}, Rows: n, Labels: ds.Graphs[0].NodeLabels}, nil
+	}
+	b, err := m.transductiveBatch(ds, false)
+	if err != nil {
+		return nil, nil, err
+	}
+	out, err := m.forwardHost(b)
+	return out, b, err
+}
+
 // evaluate returns the loss and metric of each split (one inference pass for a
 // transductive data set).
 func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, error) {
 	res := make([]SplitResult, len(splits))
 	if m.spec.transductive {
-		b, err := m.transductiveBatch(ds, false)
-		if err != nil {
-			return nil, err
-		}
-		out, err := m.forwardHost(b)
+		out, b, err := m.transductiveOutputs(context.Background(), ds)
 		if err != nil {
 			return nil, err
 		}
@@ -412,7 +429,11 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress) (loss, metric float64, examples int, secs float64, err error) {
 	start := time.Now()
 	c := &collector{m: m}
-	if m.spec.transductive {
+	if m.miniBatch() {
+		if examples, err = m.trainSampledEpoch(ctx, ds, epoch, prog, c); err != nil {
+			return 0, 0, 0, 0, err
+		}
+	} else if m.spec.transductive {
 		b, err := m.transductiveBatch(ds, true)
 		if err != nil {
 			return 0, 0, 0, 0, err

@@ -76,6 +76,7 @@ type GPSLayerBuilder struct {
 	pe, normMask, localEdgeMask   *Node
 	peDist                        *Node
 	localTable, localIndex        *Node
+	localInDegree                 *Node
 }
 
 // NewGPSLayer starts a GPS layer on node states x [N, D] with hyperparameters cfg.
@@ -83,6 +84,14 @@ type GPSLayerBuilder struct {
 // "norm_ffn".
 func NewGPSLayer(scope *model.Scope, x *Node, cfg GPSConfig) *GPSLayerBuilder {
 	return &GPSLayerBuilder{scope: scope, x: x, cfg: cfg}
+}
+
+// LocalInDegree gives the in-degrees [N] of the local edges that gcn normalises by,
+// when the given edges are only a part of the graph's (see GCNConvDegrees); other local
+// models ignore them.
+func (b *GPSLayerBuilder) LocalInDegree(inDegree *Node) *GPSLayerBuilder {
+	b.localInDegree = inDegree
+	return b
 }
 
 // LocalEdges gives the input-graph edges src → dst ([E_l] integers) and their states
@@ -199,7 +208,7 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 			gine := NewGINE(scope, hIn, edges, b.localSrc, b.localDst).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
 			hLocal = Add(hIn, dropout(scope, gine.Done(), cfg.Dropout))
 		case LocalGCN:
-			hLocal = Add(hIn, dropout(scope, GCNConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))
+			hLocal = Add(hIn, dropout(scope, GCNConvDegrees(scope, hIn, b.localSrc, b.localDst, b.localInDegree), cfg.Dropout))
 		case LocalSAGE:
 			hLocal = Add(hIn, dropout(scope, SAGEConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))
 		case LocalGAT:

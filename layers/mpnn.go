@@ -261,6 +261,14 @@ func (b *GINEBuilder) Done() *Node {
 // and D̂ is the in-degree plus one, computed from the edge index inside the graph.
 // Variables in scope: "linear" (W) and "bias" (b).
 func GCNConv(scope *model.Scope, x, src, dst *Node) *Node {
+	return GCNConvDegrees(scope, x, src, dst, nil)
+}
+
+// GCNConvDegrees is GCNConv normalised by given in-degrees inDegree [N] (without the
+// self loop) rather than those of the edges src → dst: the degrees of the whole graph
+// when the edges are a part of it (a chunk of layer-wise inference, whose source nodes
+// have only some of their incoming edges). nil computes them from the edges, as GCNConv.
+func GCNConvDegrees(scope *model.Scope, x, src, dst, inDegree *Node) *Node {
 	checkRank("GCN input", x, 2)
 	checkFloat("GCN input", x)
 	checkIndices("GCN src", src, -1)
@@ -269,8 +277,16 @@ func GCNConv(scope *model.Scope, x, src, dst *Node) *Node {
 	n, d := dim(x, 0), dim(x, 1)
 	dtype := x.DType()
 	xw := dense(scope, "linear", x, false, d)
-	ones := Ones(g, shapes.Make(dtype, dim(src, 0)))
-	deg := OnePlus(scatterRows(ones, dst, n)) // [N], self loop included.
+	var deg *Node // [N], self loop included.
+	if inDegree != nil {
+		checkRank("GCN in-degrees", inDegree, 1)
+		if dim(inDegree, 0) != n {
+			failf("GCN in-degrees: %d rows for %d nodes", dim(inDegree, 0), n)
+		}
+		deg = OnePlus(ConvertDType(inDegree, dtype))
+	} else {
+		deg = OnePlus(scatterRows(Ones(g, shapes.Make(dtype, dim(src, 0))), dst, n))
+	}
 	dinv := Rsqrt(deg)
 	coef := InsertAxes(Mul(rows(dinv, src), rows(dinv, dst)), -1) // [E, 1]
 	agg := scatterRows(Mul(rows(xw, src), coef), dst, n)

@@ -1,0 +1,485 @@
+package gexph
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/layers"
+	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/core/tensors/bucketing"
+	"github.com/gomlx/gomlx/ml/model"
+)
+
+// DefaultFanout is the sampling of mini-batches when Config.Fanout is empty: per layer,
+// 10 local edges, every expander edge, 32 edges into each virtual node and every edge
+// out of them.
+const DefaultFanout = "local=10,expander=all,global-in=32,global-out=all"
+
+// ParseFanout parses a Config.Fanout spec for a model of the given number of layers into
+// one expander.Fanout per sampling hop (the first for the seeds' own incoming edges, the
+// last layer's). One spec applies to every layer; "" is DefaultFanout.
+func ParseFanout(spec string, numLayers int) ([]expander.Fanout, error) {
+	if spec == "" {
+		spec = DefaultFanout
+	}
+	parts := strings.Split(spec, "/")
+	if len(parts) != 1 && len(parts) != numLayers {
+		return nil, fmt.Errorf("config: fanout %q has %d per-layer specs for %d layers (want 1 or %d)", spec, len(parts), numLayers, numLayers)
+	}
+	hops := make([]expander.Fanout, numLayers)
+	for i, part := range parts {
+		var f expander.Fanout // Types left out keep no edge.
+		for _, item := range strings.Split(part, ",") {
+			name, value, ok := strings.Cut(strings.TrimSpace(item), "=")
+			if !ok {
+				return nil, fmt.Errorf("config: fanout %q: item %q is not type=count", spec, item)
+			}
+			n := -1
+			if value != "all" {
+				v, err := strconv.Atoi(value)
+				if err != nil || v < 0 {
+					return nil, fmt.Errorf("config: fanout %q: %s=%q, want a count ≥ 0 or \"all\"", spec, name, value)
+				}
+				n = v
+			}
+			switch name {
+			case "local":
+				f[expander.EdgeLocal] = n
+			case "expander":
+				f[expander.EdgeExpander] = n
+			case "global-in":
+				f[expander.EdgeGlobalIn] = n
+			case "global-out":
+				f[expander.EdgeGlobalOut] = n
+			case "global":
+				f[expander.EdgeGlobalIn], f[expander.EdgeGlobalOut] = n, n
+			default:
+				return nil, fmt.Errorf("config: fanout %q: unknown edge type %q (choices: local, expander, global-in, global-out, global)", spec, name)
+			}
+		}
+		hops[i] = f
+	}
+	for i := len(parts); i < numLayers; i++ {
+		hops[i] = hops[0]
+	}
+	return hops, nil
+}
+
+// checkMiniBatch checks that a configuration with batch_nodes > 0 can train on sampled
+// subgraphs and be evaluated layer by layer.
+func (c *Config) checkMiniBatch() error {
+	if _, err := ParseFanout(c.Fanout, c.Layers); err != nil {
+		return err
+	}
+	switch {
+	case c.PE != PENone:
+		return fmt.Errorf("config: batch_nodes = %d needs pe %q (positional encodings of sampled subgraphs are not those of the graph), got %q", c.BatchNodes, PENone, c.PE)
+	case c.MPNN == layers.LocalGatedGCN:
+		return fmt.Errorf("config: batch_nodes = %d: mpnn %q keeps per-edge states across layers, which layer-wise inference does not hold (choices: none, gcn, gine, sage, gat)", c.BatchNodes, c.MPNN)
+	case c.Attention != layers.GlobalNone && c.Attention != layers.GlobalExphormer:
+		return fmt.Errorf("config: batch_nodes = %d needs attention %q or %q, got %q", c.BatchNodes, layers.GlobalExphormer, layers.GlobalNone, c.Attention)
+	}
+	return nil
+}
+
+// miniBatch tells whether the model trains ds on sampled mini-batches.
+func (m *Model) miniBatch() bool { return m.cfg.BatchNodes > 0 && m.spec.transductive }
+
+// sampler holds what mini-batches of one transductive data set are sampled from: the
+// interaction graph of its whole graph, drawn once (its local edges are the input
+// edges, whether or not attention reads them), and the fan-outs.
+type sampler struct {
+	ds *data.Dataset
+	h  *expander.Interaction
+	// hops are the training fan-outs, one per layer; all keeps every edge of the types
+	// the model reads (one hop of layer-wise inference).
+	hops []expander.Fanout
+	all  expander.Fanout
+	// attnLocal tells whether attention reads the local edges.
+	attnLocal bool
+	// inDegree holds each node's number of incoming input edges when the local model
+	// is gcn (nil otherwise).
+	inDegree []int32
+}
+
+// samplerOf returns the sampler of ds, building it on first use.
+func (m *Model) samplerOf(ds *data.Dataset) (*sampler, error) {
+	if m.sp != nil && m.sp.ds == ds {
+		return m.sp, nil
+	}
+	if len(ds.Graphs) != 1 {
+		return nil, fmt.Errorf("mini-batches: data set %q has %d graphs, want the one graph of a transductive data set", ds.Name, len(ds.Graphs))
+	}
+	cfg := m.cfg
+	exph := cfg.Attention == layers.GlobalExphormer
+	opts := m.interaction
+	opts.Local = true
+	if !exph {
+		opts.Expander, opts.Global, opts.VirtualNodes = false, false, 0
+	}
+	g := &ds.Graphs[0]
+	h, err := expander.BuildBatch([]expander.InputGraph{{NumNodes: g.NumNodes, Src: g.Src, Dst: g.Dst, Seed: 0}}, opts)
+	if err != nil {
+		return nil, fmt.Errorf("mini-batches: interaction graph of %q: %w", ds.Name, err)
+	}
+	var used expander.Fanout
+	if cfg.MPNN != layers.LocalNone || (exph && cfg.LocalEdges) {
+		used[expander.EdgeLocal] = -1
+	}
+	if exph && cfg.ExpanderEdges {
+		used[expander.EdgeExpander] = -1
+	}
+	if exph && cfg.GlobalEdges {
+		used[expander.EdgeGlobalIn], used[expander.EdgeGlobalOut] = -1, -1
+	}
+	hops, err := ParseFanout(cfg.Fanout, cfg.Layers)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hops {
+		for t := range hops[i] {
+			if used[t] == 0 {
+				hops[i][t] = 0
+			}
+		}
+	}
+	sp := &sampler{ds: ds, h: h, hops: hops, all: used, attnLocal: exph && cfg.LocalEdges}
+	if cfg.MPNN == layers.LocalGCN {
+		sp.inDegree = make([]int32, g.NumNodes)
+		for _, v := range g.Dst {
+			sp.inDegree[v]++
+		}
+	}
+	m.sp = sp
+	return sp, nil
+}
+
+// sample samples the mini-batch of the given seed nodes (node ids of the data set's
+// graph) over the training fan-outs; stream selects the draw.
+func (sp *sampler) sample(seeds []int, seed, stream uint64) (*expander.Sample, error) {
+	ids := make([]int32, len(seeds))
+	for i, v := range seeds {
+		ids[i] = int32(v)
+	}
+	return sp.h.SampleNeighbours(ids, expander.SampleOptions{Hops: sp.hops, Seed: expander.DeriveSeed(seed, stream)})
+}
+
+// sampleBatch builds the batch of a sampled subgraph s of sp's interaction graph: its
+// real nodes (features and labels as in the data set) in the order sampled, its virtual
+// nodes at their usual rows, its sampled local edges for the local model and its sampled
+// interaction edges for attention. With loss, the loss is on the seeds (real nodes,
+// rows 0..NumSeeds−1). gcn normalises by the in-degrees of the whole graph with
+// wholeDegrees (layer-wise inference), else by those of the sampled edges. It also returns each sampled node's row in the batch's node
+// states (real nodes, then padding, then the virtual nodes).
+func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, wholeDegrees bool) (*Batch, []int32, error) {
+	h, g := sp.h, &sp.ds.Graphs[0]
+	nReal := int32(h.NumReal)
+	rowOf := make([]int32, len(s.Nodes))
+	var realNodes []int32
+	for i, v := range s.Nodes {
+		if v < nReal {
+			rowOf[i] = int32(len(realNodes))
+			realNodes = append(realNodes, v)
+		}
+	}
+	nr := int32(len(realNodes))
+	for i, v := range s.Nodes {
+		if v >= nReal {
+			rowOf[i] = nr + v - nReal // The graph's t-th virtual node: sub-graph id nr + t.
+		}
+	}
+	// The local edge list holds each input edge that a sampled local edge came from once
+	// (its features feed both models); the local model reads it only where the input
+	// orientation itself was sampled (an added reverse is attention's alone).
+	localPos := map[int32]int32{}
+	var local []int32
+	var subSrc, subDst []int32
+	var sampledAsInput []bool
+	sub := &expander.Interaction{NumReal: int(nr), NumNodes: int(nr) + h.VirtualPerGraph, NumGraphs: 1,
+		VirtualPerGraph: h.VirtualPerGraph, NodeOffset: []int32{0, nr}}
+	for i, e := range s.Edge {
+		t := expander.EdgeType(h.Type[e])
+		src, dst := rowOf[s.Src[i]], rowOf[s.Dst[i]]
+		localEdge := int32(-1)
+		if t == expander.EdgeLocal {
+			k := h.LocalEdge[e]
+			pos, ok := localPos[k]
+			if !ok {
+				pos = int32(len(local))
+				localPos[k] = pos
+				local = append(local, k)
+				subSrc, subDst, sampledAsInput = append(subSrc, 0), append(subDst, 0), append(sampledAsInput, false)
+			}
+			if h.Src[e] == g.Src[k] && h.Dst[e] == g.Dst[k] {
+				subSrc[pos], subDst[pos], sampledAsInput[pos] = src, dst, true
+			}
+			if !sp.attnLocal {
+				continue
+			}
+			localEdge = pos
+		}
+		sub.Src, sub.Dst = append(sub.Src, src), append(sub.Dst, dst)
+		sub.Type, sub.Virtual, sub.LocalEdge = append(sub.Type, uint8(t)), append(sub.Virtual, h.Virtual[e]), append(sub.LocalEdge, localEdge)
+	}
+	sub.EdgeOffset = []int32{0, int32(len(local))}
+	sub.GraphOf = make([]int32, sub.NumNodes)
+
+	sg := data.Graph{NumNodes: int(nr), Src: subSrc, Dst: subDst}
+	var err error
+	if sg.Node, err = g.Node.SelectRows(realNodes); err != nil {
+		return nil, nil, fmt.Errorf("mini-batch: node features: %w", err)
+	}
+	if sg.Edge, err = g.Edge.SelectRows(local); err != nil {
+		return nil, nil, fmt.Errorf("mini-batch: edge features: %w", err)
+	}
+	if g.NodeLabels != nil {
+		sg.NodeLabels = make([]int32, nr)
+		for i, v := range realNodes {
+			sg.NodeLabels[i] = g.NodeLabels[v]
+		}
+	}
+	ds := &data.Dataset{Name: sp.ds.Name, Task: sp.ds.Task, NumClasses: sp.ds.NumClasses, Transductive: true, Graphs: []data.Graph{sg}}
+	var lossNodes []int
+	if loss {
+		lossNodes = make([]int, s.NumSeeds)
+		for i := range lossNodes {
+			if s.Nodes[i] >= nReal {
+				return nil, nil, fmt.Errorf("mini-batch: seed %d is a virtual node", s.Nodes[i])
+			}
+			lossNodes[i] = int(rowOf[i])
+		}
+	}
+	// Sampled batches are always padded: they differ in size (padded to powers of two
+	// they share a few compiled shapes), and a chunk of layer-wise inference may hold no
+	// local edge (a virtual node's).
+	padding := m.padding
+	if padding == nil {
+		padding = bucketing.Pow2()
+	}
+	b, err := m.buildBatch(ds, []int{0}, lossNodes, sub, padding)
+	if err != nil {
+		return nil, nil, err
+	}
+	// Virtual nodes sit behind the padded real rows.
+	for i, v := range s.Nodes {
+		if v >= nReal {
+			rowOf[i] += int32(b.PadNodes) - nr
+		}
+	}
+	// Input edges sampled only as added reverses join the padding node to itself for the
+	// local model.
+	pad := int32(b.NumNodes)
+	for pos, ok := range sampledAsInput {
+		if !ok {
+			b.Inputs.Src.I32[pos], b.Inputs.Dst.I32[pos], b.Inputs.EdgeMask.F32[pos] = pad, pad, 0
+		}
+	}
+	if sp.inDegree != nil {
+		deg := make([]float32, len(b.Inputs.NormMask.F32))
+		if wholeDegrees {
+			for i, v := range realNodes {
+				deg[i] = float32(sp.inDegree[v])
+			}
+		} else {
+			for pos, ok := range sampledAsInput {
+				if ok {
+					deg[subDst[pos]]++
+				}
+			}
+		}
+		b.Inputs.InDegree = f32Array(deg, len(deg))
+	}
+	return b, rowOf, nil
+}
+
+// trainSampledEpoch runs one epoch over the training nodes of ds in shuffled
+// mini-batches of Config.BatchNodes seeds (see trainEpoch).
+func (m *Model) trainSampledEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress, c *collector) (examples int, err error) {
+	sp, err := m.samplerOf(ds)
+	if err != nil {
+		return 0, err
+	}
+	order := append([]int(nil), ds.Split.Train...)
+	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(epoch)))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	batches := batchesOf(order, m.cfg.BatchNodes)
+	start := time.Now()
+	for bi, seeds := range batches {
+		if err := ctx.Err(); err != nil {
+			return 0, err
+		}
+		s, err := sp.sample(seeds, m.cfg.Seed, uint64(epoch)<<32|uint64(bi))
+		if err != nil {
+			return 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
+		}
+		b, _, err := m.sampleBatch(sp, s, true, false)
+		if err != nil {
+			return 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
+		}
+		l, out, err := m.trainStep(b)
+		b.Release()
+		if err != nil {
+			return 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
+		}
+		c.add(out, b, allRows(s.NumSeeds), l, float64(s.NumSeeds))
+		prog.step(epoch, bi+1, len(batches), c.loss(), start)
+	}
+	return len(order), nil
+}
+
+// evalChunkNodes is the number of destination nodes per chunk of layer-wise inference.
+func (m *Model) evalChunkNodes() int {
+	if m.cfg.EvalChunkNodes > 0 {
+		return m.cfg.EvalChunkNodes
+	}
+	return 16 * max(m.cfg.BatchNodes, 64)
+}
+
+// LayerwiseOutputs runs the model in inference mode on the whole graph of the
+// transductive data set ds one layer at a time, as for graphs too large for one pass:
+// layer l's states of every node are computed over chunks of destination nodes
+// (Config.EvalChunkNodes), each chunk with its incoming interaction and local edges and
+// the layer-(l−1) states of their sources, and kept on the host for the next layer.
+// The result equals the full-graph forward pass (up to float rounding): it returns the
+// outputs of the graph's nodes, NumNodes × outputs, row-major. Memory is two [nodes,
+// hidden_dim] float32 arrays on the host plus one chunk; a virtual node is a chunk of
+// its own, with every real node as a source.
+func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float32, error) {
+	if !m.spec.transductive {
+		return nil, fmt.Errorf("layer-wise inference: data set %q is not transductive", ds.Name)
+	}
+	if err := (&Config{Fanout: m.cfg.Fanout, Layers: m.cfg.Layers, PE: m.cfg.PE, MPNN: m.cfg.MPNN,
+		Attention: m.cfg.Attention, BatchNodes: 1}).checkMiniBatch(); err != nil {
+		return nil, fmt.Errorf("layer-wise inference: %w", err)
+	}
+	sp, err := m.samplerOf(ds)
+	if err != nil {
+		return nil, err
+	}
+	h := sp.h
+	numLayers, d, k := m.cfg.Layers, m.cfg.HiddenDim, m.spec.outDim
+	chunk := m.evalChunkNodes()
+	out := make([]float32, h.NumReal*k)
+	var cur, next []float32
+	for l := range numLayers {
+		first, last := l == 0, l == numLayers-1
+		// The chunks' inputs may differ from the training batches' (gcn's degrees): the
+		// stage binds those of its chunks, set by the first.
+		var presence []bool
+		exec, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
+			var state *Node
+			if !first {
+				ins, state = ins[:len(ins)-1], ins[len(ins)-1]
+			}
+			in, err := bindInputs(presence, ins)
+			if err != nil {
+				panic(err) // Reported by model.Exec.Call as its error.
+			}
+			scope = scope.WithInitializer(layers.FanInUniform(scope))
+			x, ed := m.encodeGraph(scope, in, first)
+			if !first {
+				x = state
+			}
+			x, _ = m.layerGraph(scope, l, x, ed.e, in, ed)
+			if last {
+				return []*Node{m.headGraph(scope, x, in)}
+			}
+			return []*Node{x}
+		})
+		if err != nil {
+			return nil, fmt.Errorf("layer-wise inference: %w", err)
+		}
+		// Before the last layer every node's state is needed, virtual ones included;
+		// the last layer scores the real nodes.
+		dsts := h.NumNodes
+		if last {
+			dsts = h.NumReal
+		} else if next == nil {
+			next = make([]float32, h.NumNodes*d)
+		}
+		for lo := 0; lo < dsts; {
+			if err := ctx.Err(); err != nil {
+				exec.Finalize()
+				return nil, err
+			}
+			hi := min(lo+chunk, h.NumReal)
+			if lo >= h.NumReal {
+				hi = lo + 1
+			}
+			err := m.layerChunk(exec, &presence, sp, lo, hi, cur, func(res []float32, s *expander.Sample, rowOf []int32) {
+				for i := range s.NumSeeds {
+					v := int(s.Nodes[i])
+					if last {
+						copy(out[v*k:(v+1)*k], res[int(rowOf[i])*k:])
+					} else {
+						copy(next[v*d:(v+1)*d], res[int(rowOf[i])*d:])
+					}
+				}
+			})
+			if err != nil {
+				exec.Finalize()
+				return nil, fmt.Errorf("layer-wise inference: layer %d, nodes [%d, %d): %w", l, lo, hi, err)
+			}
+			lo = hi
+		}
+		exec.Finalize()
+		cur, next = next, cur
+	}
+	return out, nil
+}
+
+// layerChunk runs exec, one stage of layer-wise inference, on the destination nodes
+// [lo, hi) of sp's interaction graph with every incoming edge the model reads, feeding
+// the states state of the sampled nodes (nil in the first layer, which encodes the
+// features), and hands the result rows to use. presence holds the inputs the stage was
+// built for (set by its first chunk).
+func (m *Model) layerChunk(exec *model.Exec, presence *[]bool, sp *sampler, lo, hi int, state []float32, use func(res []float32, s *expander.Sample, rowOf []int32)) error {
+	seeds := make([]int32, hi-lo)
+	for i := range seeds {
+		seeds[i] = int32(lo + i)
+	}
+	s, err := sp.h.SampleNeighbours(seeds, expander.SampleOptions{Hops: []expander.Fanout{sp.all}})
+	if err != nil {
+		return err
+	}
+	b, rowOf, err := m.sampleBatch(sp, s, false, true)
+	if err != nil {
+		return err
+	}
+	defer b.Release()
+	if p := b.presence(); *presence == nil {
+		*presence = p
+	} else if !slices.Equal(p, *presence) {
+		return fmt.Errorf("chunk inputs %v differ from the first chunk's %v", p, *presence)
+	}
+	args := b.tensors()
+	if state != nil {
+		d := m.cfg.HiddenDim
+		rows := b.PadNodes + m.numVirtual*b.PadGraphs
+		x := make([]float32, rows*d)
+		for i, v := range s.Nodes {
+			copy(x[int(rowOf[i])*d:(int(rowOf[i])+1)*d], state[int(v)*d:])
+		}
+		t := tensors.FromFlatDataAndDimensions(x, rows, d)
+		defer t.FinalizeAll()
+		args = append(args[:len(args):len(args)], t)
+	}
+	outs, err := exec.Call(args...)
+	if err != nil {
+		return err
+	}
+	res := tensors.MustCopyFlatData[float32](outs[0])
+	for _, t := range outs {
+		t.FinalizeAll()
+	}
+	use(res, s, rowOf)
+	return nil
+}
