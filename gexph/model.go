@@ -169,8 +169,8 @@ type Model struct {
 	tdData           *data.Dataset
 	tdTrain, tdInfer *Batch
 	// sp samples the mini-batches of a transductive data set (Config.BatchNodes).
-	sp *sampler
-	numVirtual       int
+	sp         *sampler
+	numVirtual int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
 	pe      *peCache
