@@ -115,6 +115,9 @@ func registry() []datasetEntry {
 		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
 			"ogbn-arxiv", "ogbn_arxiv"),
 			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+		{info("ogbn-products", "ogbn-products co-purchase graph (OGB layout, 2.4 M nodes), undirected, official sales-rank split",
+			"ogbn-products", "ogbn_products"),
+			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
 	}
 }
 

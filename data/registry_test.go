@@ -136,7 +136,7 @@ func TestKnownDatasets(t *testing.T) {
 		seen[info.Name] = true
 	}
 	// The paper's Table 1 data sets.
-	for _, name := range []string{"pattern", "cluster", "computers", "photo", "cs", "physics", "ogbn-arxiv",
+	for _, name := range []string{"pattern", "cluster", "computers", "photo", "cs", "physics", "ogbn-arxiv", "ogbn-products",
 		"peptides-func", "peptides-struct", "mnist", "cifar10", "malnet-tiny", "pascalvoc-sp", "coco-sp", "pcqm-contact"} {
 		if !seen[name] {
 			t.Errorf("%s not registered", name)

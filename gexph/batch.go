@@ -245,6 +245,7 @@ func (m *Model) interactionOptions() (expander.InteractionOptions, error) {
 		}
 		opts.ExpanderAlgo = algo
 		opts.ExpanderDegree = c.ExpanderDegree
+		opts.Certify = !c.ExpanderUncertified
 	}
 	return opts, nil
 }

@@ -90,3 +90,60 @@ func BenchmarkForwardPATTERN(b *testing.B) {
 		out.FinalizeAll()
 	}
 }
+
+// benchLarge returns a planted-partition graph of 2·10⁵ nodes and a model of the large
+// preset on it.
+func benchLarge(b *testing.B) (*data.Dataset, *Model) {
+	b.Helper()
+	ds, err := data.GeneratePlantedPartition(data.DefaultPlantedPartitionOptions(200_000, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg, err := Preset("large")
+	if err != nil {
+		b.Fatal(err)
+	}
+	m, err := NewModel(cfg, ds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(m.Close)
+	return ds, m
+}
+
+// BenchmarkSampledTrainStepLarge measures one mini-batch step of the large preset
+// (1024 seeds, sampling and batch building included) on 2·10⁵ planted nodes.
+func BenchmarkSampledTrainStepLarge(b *testing.B) {
+	ds, m := benchLarge(b)
+	sp, err := m.samplerOf(ds)
+	if err != nil {
+		b.Fatal(err)
+	}
+	i := 0
+	for b.Loop() {
+		s, err := sp.sample(ds.Split.Train[i*1024:(i+1)*1024], 1, uint64(i))
+		if err != nil {
+			b.Fatal(err)
+		}
+		batch, _, err := m.sampleBatch(sp, s, true, false)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := m.TrainStep(batch); err != nil {
+			b.Fatal(err)
+		}
+		batch.Release()
+		i = (i + 1) % 100
+	}
+}
+
+// BenchmarkLayerwiseInferenceLarge measures exact layer-wise inference of the large
+// preset's model over all 2·10⁵ planted nodes.
+func BenchmarkLayerwiseInferenceLarge(b *testing.B) {
+	ds, m := benchLarge(b)
+	for b.Loop() {
+		if _, err := m.LayerwiseOutputs(b.Context(), ds); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

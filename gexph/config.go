@@ -118,6 +118,11 @@ type Config struct {
 	ExpanderDegree int `json:"expander_degree"`
 	// ExpanderAlgorithm is the expander construction: standard|simple|hamiltonian.
 	ExpanderAlgorithm string `json:"expander_algorithm"`
+	// ExpanderUncertified draws one expander and skips its near-Ramanujan certificate
+	// (the Lanczos eigenvalues, and redraws when they miss the bound): for graphs of
+	// millions of nodes, where the certificate takes minutes (more than 5 at 10⁷ nodes)
+	// and a random regular graph is near-Ramanujan with high probability (Friedman).
+	ExpanderUncertified bool `json:"expander_uncertified"`
 	// VirtualNodes is the number of virtual (global) nodes per graph.
 	VirtualNodes int `json:"virtual_nodes"`
 

@@ -15,8 +15,8 @@ import (
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
 	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "computers-ref", "computers-tuned",
-		"cora", "cs", "cs-ref", "cs-tuned", "demo", "graph", "malnet-tiny", "mnist", "node", "ogbn-arxiv",
-		"pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "photo-ref", "photo-tuned", "physics",
+		"cora", "cs", "cs-ref", "cs-tuned", "demo", "graph", "large", "malnet-tiny", "mnist", "node", "ogbn-arxiv",
+		"ogbn-products", "pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "photo-ref", "photo-tuned", "physics",
 		"physics-ref", "physics-tuned", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)

@@ -158,6 +158,16 @@ func presetTable() map[string]Config {
 	add("computers-tuned", func(c *Config) { reference(4, 80, 150)(c); computersTuned(c) })
 	add("photo-tuned", func(c *Config) { reference(4, 64, 100)(c); computersTuned(c) })
 	add("ogbn-arxiv", transductive(3, 96, 600, 0.3, 0.01))
+	// ogbn-products (2.4 M nodes, 62 M edges) trains on mini-batches, as PyG's
+	// NeighborLoader example does: GraphSAGE with Exphormer attention, 1024 seeds per
+	// batch, 15/10/5 local and 2 expander edges per node and layer, exact layer-wise
+	// evaluation, an uncertified expander.
+	add("ogbn-products", func(c *Config) {
+		transductive(3, 128, 20, 0.3, 3e-3)(c)
+		c.MPNN, c.WarmupEpochs = layers.LocalSAGE, 1
+		c.BatchNodes, c.Fanout = 1024, "local=15,expander=2/local=10,expander=2/local=5,expander=2"
+		c.ExpanderUncertified = true
+	})
 	add("computers", transductive(4, 80, 150, 0.4, 1e-3))
 	add("photo", transductive(4, 64, 100, 0.4, 1e-3))
 	add("cs", transductive(4, 72, 70, 0.4, 1e-3))
@@ -170,6 +180,16 @@ func presetTable() map[string]Config {
 	add("scaling", func(c *Config) {
 		transductive(2, 16, 3, 0, 1e-3)(c)
 		c.WarmupEpochs = 0
+	})
+	// large: the scaling model trained on mini-batches (docs/LARGE.md): 1024 seed nodes
+	// per batch with 5 local and 2 expander edges per node and layer, exact layer-wise
+	// evaluation, 2 epochs over at most 200,000 training nodes each, and an uncertified
+	// expander, so that a planted-partition graph of 10⁷ nodes trains in bounded memory.
+	add("large", func(c *Config) {
+		transductive(2, 32, 2, 0, 1e-2)(c)
+		c.WarmupEpochs = 0
+		c.BatchNodes, c.Fanout, c.EvalChunkNodes = 1024, "local=5,expander=2", 65536
+		c.MaxTrain, c.ExpanderUncertified = 200000, true
 	})
 	// node and graph: generic starting points for a researcher's own data, which has no
 	// preset of its name: node classification on one graph (the transductive

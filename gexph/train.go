@@ -626,6 +626,9 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		if m.spec.transductive && len(ds.Split.Test) > 0 {
 			splits = append(splits, "test")
 		}
+		if m.miniBatch() {
+			prog.phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
+		}
 		val, err := m.evaluate(ds, splits)
 		if err != nil {
 			return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)

@@ -185,6 +185,31 @@ var expectations = map[string]expectation{
 			}},
 		},
 	},
+	"05-large-graphs.ipynb": {
+		figures: 2,
+		values: []value{
+			{re(`planted-1000000: %N nodes, %N undirected edges, split %N/%N/%N`), func(x []float64) error {
+				if x[0] != 1e6 || x[2]+x[3]+x[4] != x[0] {
+					return fmt.Errorf("%g nodes split %g/%g/%g", x[0], x[2], x[3], x[4])
+				}
+				return within("undirected edges per node", x[1]/x[0], 2, 2.6)
+			}},
+			// Five balanced classes (chance 0.2); the features alone give about 0.6.
+			{re(`10\^6 nodes, mini-batches: test accuracy %N, peak RSS %N MB`), func(x []float64) error {
+				if err := within("test accuracy", x[0], 0.7, 1); err != nil {
+					return err
+				}
+				return within("peak RSS (MB)", x[1], 100, 8000)
+			}},
+			{re(`10\^5 nodes, +\S+ +val accuracy %N test accuracy %N`), func(x []float64) error {
+				return within("test accuracy", x[1], 0.7, 1)
+			}},
+			// Sampling costs little accuracy.
+			{re(`gap \(full-batch minus mini-batch\): %N points`), func(x []float64) error {
+				return within("gap", x[0], -3, 3)
+			}},
+		},
+	},
 	"04-train-computers.ipynb": {
 		figures: 3,
 		values: []value{

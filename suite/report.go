@@ -56,6 +56,7 @@ var reportSuites = []struct{ name, title string }{
 	{SuiteInductiveBudget, "Inductive data sets on a CPU budget (Tables 1 and 3, reduced)"},
 	{SuiteInductive, "Inductive data sets at the paper's budget"},
 	{SuiteScaling, "Scaling: Exphormer against full attention"},
+	{SuiteLarge, "Graphs larger than memory: mini-batches over the interaction graph"},
 }
 
 // WriteReport writes the results report to path from every suite directory found

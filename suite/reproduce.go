@@ -34,6 +34,10 @@ const (
 	// SuiteInductive is InductiveSuite: the same data sets at the paper's full budget,
 	// for a GPU (see InductiveFullBudgetCommand).
 	SuiteInductive = "inductive"
+	// SuiteLarge is LargeSuite: mini-batch training over the interaction graph on
+	// planted-partition graphs of 10⁵ to 10⁷ nodes, against full-batch training where
+	// both fit.
+	SuiteLarge = "large"
 )
 
 // Variant names of suite runs (the CSV's variant column).
@@ -54,6 +58,10 @@ const (
 	// VariantReference is the data set's *-ref preset: the reference code's config and
 	// training details exactly (docs/REFERENCE.md).
 	VariantReference = "reference"
+	// VariantMiniBatch and VariantFullBatch are the large preset's model trained on
+	// sampled mini-batches and on the whole graph at once (SuiteLarge).
+	VariantMiniBatch = "mini-batch"
+	VariantFullBatch = "full-batch"
 )
 
 // baselineSeeds is the number of seeds of the baselines and ablations.
@@ -183,6 +191,31 @@ func InductiveSuite(seeds int) []SuiteRun {
 	return runs
 }
 
+// LargeSuite returns the runs of SuiteLarge, all with the large preset (docs/LARGE.md):
+// on a planted-partition graph of 10⁵ nodes, where both fit, mini-batch training
+// (5 epochs over every training node) against full-batch training (200 epochs of one
+// step), seeds 1..min(seeds, 3); then mini-batches alone on 10⁶ and 10⁷ nodes, as the
+// preset has it, seed 1. Run each in its own process (-runs NAME) for its own peak
+// memory: the largest run's RSS would otherwise cover the smaller ones'.
+func LargeSuite(seeds int) []SuiteRun {
+	const small = "planted:100000"
+	n := min(seeds, baselineSeeds)
+	runs := largeRuns("planted-1e5", small, VariantMiniBatch, `{"epochs":5,"max_train":0}`, n)
+	runs = append(runs, largeRuns("planted-1e5", small, VariantFullBatch, `{"batch_nodes":0,"epochs":200,"max_train":0}`, n)...)
+	runs = append(runs, largeRuns("planted-1e6", "planted:1000000", VariantMiniBatch, "", 1)...)
+	return append(runs, largeRuns("planted-1e7", "planted:10000000", VariantMiniBatch, "", 1)...)
+}
+
+// largeRuns returns the large-preset runs of one graph and variant with seeds 1..seeds,
+// named NAME_VARIANT_sS.
+func largeRuns(name, dataset, variant, overrides string, seeds int) []SuiteRun {
+	runs := seedRuns(dataset, "large", variant, overrides, seeds)
+	for i := range runs {
+		runs[i].Name = fmt.Sprintf("%s_%s_s%d", name, variant, runs[i].Seed)
+	}
+	return runs
+}
+
 // InductiveFullBudgetCommand is the command that runs InductiveSuite with the paper's
 // four seeds on a CUDA GPU (a gexph binary built with the "xla" build tag; the plugin
 // path is the machine's).
@@ -191,7 +224,7 @@ const InductiveFullBudgetCommand = "gexph reproduce -suite inductive -seeds 4 -b
 // SuiteNames lists the training suites Suite knows (the scaling suite, SuiteScaling,
 // has points rather than training runs: see ScalingPoints).
 func SuiteNames() []string {
-	return []string{SuiteTransductive, SuiteSearch, SuiteInductiveBudget, SuiteInductive}
+	return []string{SuiteTransductive, SuiteSearch, SuiteInductiveBudget, SuiteInductive, SuiteLarge}
 }
 
 // Suite returns the runs of the named suite (see SuiteNames) with seeds seeds (ignored
@@ -210,6 +243,8 @@ func Suite(name string, seeds int) ([]SuiteRun, error) {
 		return InductiveSuite(seeds), nil
 	case SuiteSearch:
 		return SearchSuite(), nil
+	case SuiteLarge:
+		return LargeSuite(seeds), nil
 	}
 	if name == SuiteScaling {
 		return nil, fmt.Errorf("suite %q measures points, not training runs: see ScalingPoints and RunScalingSuite", name)

@@ -302,6 +302,12 @@ func SuiteNotes(suite string) []string {
 			"The paper does not report Cora or CiteSeer.",
 			"Node features are read as PyTorch Geometric, on which the paper's code runs, reads the gnn-benchmark files: made binary. Only Coauthor CS stores keyword counts; with the counts, CS seed 1 reached 93.59 % test accuracy instead of 94.27 %.",
 		}
+	case SuiteLarge:
+		return []string{
+			"Every run uses the large preset: GCN + Exphormer (expander degree 6, uncertified), 2 layers of width 32, batches of 1024 seed nodes with 5 local and 2 expander edges per node and layer, evaluated by exact layer-wise inference (docs/LARGE.md).",
+			"The full-batch runs train the same model on the whole 10⁵-node graph, one step per epoch for 200 epochs; the mini-batch runs take 5 epochs over the same training nodes (59 steps each). On 10⁶ and 10⁷ nodes an epoch is 196 batches of training nodes drawn from the first 200,000 (max_train).",
+			"Peak memory is each run's own only when it ran in its own process (`-runs NAME`), as these did.",
+		}
 	case SuiteInductiveBudget:
 		var budgets []string
 		for _, b := range inductiveBudget {

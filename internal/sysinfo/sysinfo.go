@@ -174,3 +174,11 @@ func strictOvercommit() bool {
 
 // vmSizeBytes returns the address space the process maps now (VmSize), or 0.
 func vmSizeBytes() int64 { return int64(procKB("/proc/self/status", "VmSize:") * 1024) }
+
+// SetGCPercentUnlessSet sets the garbage collector's target percent, unless the GOGC
+// environment variable chose one.
+func SetGCPercentUnlessSet(percent int) {
+	if _, ok := os.LookupEnv("GOGC"); !ok {
+		debug.SetGCPercent(percent)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/suite"
 )
@@ -101,6 +102,10 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 		if runs, err = suite.FilterRuns(runs, *only); err != nil {
 			return fmt.Errorf("-runs: %w", err)
+		}
+		if *suiteName == suite.SuiteLarge {
+			// The suite's runs but its full-batch ones train on mini-batches.
+			gexph.SetupMiniBatchRuntime(gexph.Config{BatchNodes: 1})
 		}
 		if err := suite.RunSuite(ctx, runs, suiteOpts); err != nil {
 			return err

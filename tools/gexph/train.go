@@ -28,6 +28,9 @@ func (s *settingsFlag) Set(v string) error { *s = append(*s, v); return nil }
 type configFlags struct {
 	preset, config *string
 	set            *settingsFlag
+	// batchNodes and fanout are shortcuts for -set batch_nodes=N and -set fanout=SPEC.
+	batchNodes *int
+	fanout     *string
 }
 
 func addConfigFlags(fs *flag.FlagSet) configFlags {
@@ -36,6 +39,8 @@ func addConfigFlags(fs *flag.FlagSet) configFlags {
 		config: fs.String("config", "", "config file overriding the preset: YAML or JSON (as `gexph config` prints), a run's result.json or a checkpoint"),
 		set:    new(settingsFlag),
 	}
+	c.batchNodes = fs.Int("batch-nodes", -1, "train a transductive graph on mini-batches of this many seed nodes with sampled neighbourhoods, evaluated layer-wise (0: full-batch; default: the config's)")
+	c.fanout = fs.String("fanout", "", "mini-batch sampling per layer, e.g. local=10,expander=all,global-in=32,global-out=all (one spec, or one per layer separated by /; default: the config's)")
 	fs.Var(c.set, "set", "override one config field, key=value (e.g. -set layers=3 -set lr=0.01; repeatable), or a JSON object")
 	return c
 }
@@ -74,6 +79,15 @@ func (c configFlags) load(spec string) (gexph.Config, error) {
 			return gexph.Config{}, fmt.Errorf("-set %s: %w", s, err)
 		}
 	}
+	if *c.batchNodes >= 0 {
+		cfg.BatchNodes = *c.batchNodes
+	}
+	if *c.fanout != "" {
+		cfg.Fanout = *c.fanout
+	}
+	if err := cfg.Validate(); err != nil {
+		return gexph.Config{}, fmt.Errorf("-batch-nodes %d -fanout %q: %w", cfg.BatchNodes, cfg.Fanout, err)
+	}
 	return cfg, nil
 }
 
@@ -108,6 +122,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	gexph.SetupMiniBatchRuntime(cfg)
 	if *epochs > 0 {
 		cfg.Epochs = *epochs
 	}
