@@ -112,6 +112,10 @@ type Inputs[T any] struct {
 	// NormMask [N + V] marks the rows entering normalisation statistics: real and
 	// virtual nodes of real graphs.
 	NormMask T
+	// LayerHSrc → LayerHDst [L, E_k] and LayerHSource [L, E_k] replace HSrc, HDst and
+	// HSource when each layer attends over its own edges (ModelOptions.LayerGraphs);
+	// shorter layers are padded with edges joining the first padding node to itself.
+	LayerHSrc, LayerHDst, LayerHSource T
 	// InDegree [N + V] is each row's number of incoming local edges that gcn normalises
 	// by, given in mini-batches only (a batch's own edges otherwise): the sampled ones
 	// in training, as PyG's NeighborLoader, and the whole graph's in layer-wise inference.
@@ -133,6 +137,7 @@ func (in *Inputs[T]) fields() []*T {
 		&in.BBSrc, &in.BBDst,
 		&in.BlockNodes,
 		&in.NormMask, &in.InDegree,
+		&in.LayerHSrc, &in.LayerHDst, &in.LayerHSource,
 		&in.Labels, &in.Targets, &in.Weights,
 	}
 }
@@ -161,6 +166,8 @@ type Batch struct {
 
 	// padding is the batch's padding (nil: none).
 	padding bucketing.Strategy
+	// interaction is the batch's interaction graph (nil without Exphormer attention).
+	interaction *expander.Interaction
 	// device holds the inputs as tensors once a step or pass has used them: they live on
 	// the backend's device from then on, so a batch used again (the graph of a
 	// transductive data set, every epoch) is not converted and copied again.
@@ -286,6 +293,7 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 			}
 		}
 		b.NumInteraction = h.NumEdges()
+		b.interaction = h
 	}
 	b.PadNodes, b.PadGraphs, b.PadEdges, b.PadInteraction = b.NumNodes, b.NumGraphs, b.NumEdges, b.NumInteraction
 	if b.padding == nil {
@@ -519,6 +527,28 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 		}
 		// Padding edges join the first padding node to itself with the expander type.
 		expanderSource := -1 - expander.LearnedEdgeType(expander.EdgeExpander, 0)
+		if m.layerGraphs != nil {
+			lg := m.layerGraphs.Edges
+			ek := 1
+			for _, edges := range lg {
+				ek = max(ek, len(edges))
+			}
+			n := len(lg) * ek
+			ls, ld, lsrc := make([]int32, n), make([]int32, n), make([]int32, n)
+			for l, edges := range lg {
+				for i := range ek {
+					at := l*ek + i
+					if i >= len(edges) {
+						ls[at], ld[at], lsrc[at] = padNode, padNode, expanderSource
+						continue
+					}
+					e := edges[i]
+					ls[at], ld[at], lsrc[at] = src[e], dst[e], source[e]
+				}
+			}
+			in.LayerHSrc, in.LayerHDst, in.LayerHSource = i32Array(ls, len(lg), ek), i32Array(ld, len(lg), ek), i32Array(lsrc, len(lg), ek)
+			return nil
+		}
 		for len(src) < hp {
 			src, dst, source = append(src, padNode), append(dst, padNode), append(source, expanderSource)
 		}
@@ -637,6 +667,8 @@ func (m *Model) checkIndices(b *Batch) error {
 		{"bb_src", in.BBSrc, 0, np}, {"bb_dst", in.BBDst, 0, np},
 		{"h_src", in.HSrc, 0, allNodes}, {"h_dst", in.HDst, 0, allNodes},
 		{"h_source", in.HSource, -numTypes, int32(b.PadEdges)},
+		{"layer_h_src", in.LayerHSrc, 0, allNodes}, {"layer_h_dst", in.LayerHDst, 0, allNodes},
+		{"layer_h_source", in.LayerHSource, -numTypes, int32(b.PadEdges)},
 		{"block_nodes", in.BlockNodes, -1, np},
 		{"labels", in.Labels, 0, int32(m.spec.numClasses)},
 	}

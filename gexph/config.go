@@ -194,6 +194,13 @@ type Config struct {
 	// the seeds' own edges (the last layer), as PyG's num_neighbors. "" is DefaultFanout.
 	// Edge types the model does not read are never sampled.
 	Fanout string `json:"fanout"`
+	// NormalizeValues scales Exphormer attention's value vectors to unit norm, as
+	// Spexphormer's narrow attention-score estimator does (docs/LARGE.md).
+	NormalizeValues bool `json:"normalize_values"`
+	// SparseAttentionK is Spexphormer's second stage: trained with the attention scores
+	// of a first-stage model (TrainOptions.ScoresFrom), each layer attends only over k
+	// incoming edges per node drawn by that layer's scores. 0 attends over all of H.
+	SparseAttentionK int `json:"sparse_attention_k"`
 	// EvalChunkNodes is the number of nodes per chunk of layer-wise inference (0: 16 ×
 	// batch_nodes).
 	EvalChunkNodes int `json:"eval_chunk_nodes"`
@@ -247,6 +254,7 @@ func (c *Config) Validate() error {
 		{"max_train", c.MaxTrain}, {"max_val", c.MaxVal}, {"max_test", c.MaxTest},
 		{"expander_degree", c.ExpanderDegree}, {"pe_size", c.PESize}, {"pe_dim", c.PEDim},
 		{"pre_mp_layers", c.PreMPLayers}, {"batch_nodes", c.BatchNodes}, {"eval_chunk_nodes", c.EvalChunkNodes},
+		{"sparse_attention_k", c.SparseAttentionK},
 	} {
 		if p.value < 0 {
 			return fmt.Errorf("config: %s = %d, want ≥ 0", p.field, p.value)

@@ -108,6 +108,58 @@ type sampler struct {
 	// inDegree holds each node's number of incoming input edges when the local model
 	// is gcn (nil otherwise).
 	inDegree []int32
+	// index maps a node of H to its position in the chunk being built (−1: none);
+	// chunkSample's scratch, all −1 between calls.
+	index []int32
+}
+
+// chunkSample returns the sample of the destination nodes [lo, hi) of H with every
+// incoming edge of the types the model reads: what SampleNeighbours gives for one hop
+// of sp.all, built with a dense index of H's nodes rather than a map, for layer-wise
+// inference.
+func (sp *sampler) chunkSample(lo, hi int) *expander.Sample {
+	h := sp.h
+	if sp.index == nil {
+		sp.index = make([]int32, h.NumNodes)
+		for i := range sp.index {
+			sp.index[i] = -1
+		}
+	}
+	n := hi - lo
+	edges := int(h.Offsets[hi] - h.Offsets[lo])
+	s := &expander.Sample{NumSeeds: n, Nodes: make([]int32, n, n+edges), HopOffset: []int{0}, Depth: []int{0, n},
+		Src: make([]int32, 0, edges), Dst: make([]int32, 0, edges), Edge: make([]int64, 0, edges)}
+	for i := range n {
+		s.Nodes[i] = int32(lo + i)
+		sp.index[lo+i] = int32(i)
+	}
+	for i := range n {
+		v := lo + i
+		for t := range expander.NumEdgeTypes {
+			if sp.all[t] == 0 {
+				continue
+			}
+			for e := h.Offsets[v]; e < h.Offsets[v+1]; e++ {
+				if int(h.Type[e]) != t {
+					continue
+				}
+				u := h.Src[e]
+				lu := sp.index[u]
+				if lu < 0 {
+					lu = int32(len(s.Nodes))
+					sp.index[u] = lu
+					s.Nodes = append(s.Nodes, u)
+				}
+				s.Src, s.Dst, s.Edge = append(s.Src, lu), append(s.Dst, int32(i)), append(s.Edge, e)
+			}
+		}
+	}
+	for _, v := range s.Nodes {
+		sp.index[v] = -1
+	}
+	s.HopOffset = append(s.HopOffset, len(s.Src))
+	s.Depth = append(s.Depth, len(s.Nodes))
+	return s
 }
 
 // samplerOf returns the sampler of ds, building it on first use.
@@ -388,7 +440,7 @@ func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float
 			if !first {
 				x = state
 			}
-			x, _ = m.layerGraph(scope, l, x, ed.e, in, ed)
+			x, _ = m.layerGraph(scope, l, x, ed.e, in, ed, nil)
 			if last {
 				return []*Node{m.headGraph(scope, x, in)}
 			}
@@ -442,14 +494,7 @@ func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float
 // features), and hands the result rows to use. presence holds the inputs the stage was
 // built for (set by its first chunk).
 func (m *Model) layerChunk(exec *model.Exec, presence *[]bool, sp *sampler, lo, hi int, state []float32, use func(res []float32, s *expander.Sample, rowOf []int32)) error {
-	seeds := make([]int32, hi-lo)
-	for i := range seeds {
-		seeds[i] = int32(lo + i)
-	}
-	s, err := sp.h.SampleNeighbours(seeds, expander.SampleOptions{Hops: []expander.Fanout{sp.all}})
-	if err != nil {
-		return err
-	}
+	s := sp.chunkSample(lo, hi)
 	b, rowOf, err := m.sampleBatch(sp, s, false, true)
 	if err != nil {
 		return err

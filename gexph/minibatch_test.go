@@ -218,3 +218,31 @@ func TestParseFanoutReadsPerLayerSpecs(t *testing.T) {
 		t.Errorf("default fanout: got %v, %v", hops, err)
 	}
 }
+
+func TestChunkSampleEqualsSampleNeighboursWithEveryEdge(t *testing.T) {
+	ds := plantedDataset(t, 300)
+	m, err := NewModel(miniConfig(), ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	sp, err := m.samplerOf(ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range [][2]int{{0, 64}, {250, 301}, {300, 301}} {
+		seeds := make([]int32, r[1]-r[0])
+		for i := range seeds {
+			seeds[i] = int32(r[0] + i)
+		}
+		want, err := sp.h.SampleNeighbours(seeds, expander.SampleOptions{Hops: []expander.Fanout{sp.all}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := sp.chunkSample(r[0], r[1])
+		if !slices.Equal(got.Nodes, want.Nodes) || !slices.Equal(got.Src, want.Src) || !slices.Equal(got.Dst, want.Dst) ||
+			!slices.Equal(got.Edge, want.Edge) || !slices.Equal(got.Depth, want.Depth) || !slices.Equal(got.HopOffset, want.HopOffset) {
+			t.Fatalf("chunk [%d, %d): chunkSample differs from SampleNeighbours", r[0], r[1])
+		}
+	}
+}

@@ -151,6 +151,11 @@ type ModelOptions struct {
 	Backend string
 	// Padding is the batch padding (see TrainOptions.Padding; "" picks by data set).
 	Padding string
+	// LayerGraphs, for a transductive data set and Exphormer attention, makes layer l
+	// attend only over LayerGraphs.Edges[l] of the interaction graph LayerGraphs.H
+	// (Spexphormer's second stage; see AttentionScores.Sparsify). Such a model's batches
+	// have one padding node.
+	LayerGraphs *LayerGraphs
 }
 
 // Model is an Exphormer (GraphGPS) model for one data set: the configuration, what it
@@ -170,6 +175,8 @@ type Model struct {
 	tdTrain, tdInfer *Batch
 	// sp samples the mini-batches of a transductive data set (Config.BatchNodes).
 	sp         *sampler
+	// layerGraphs are the per-layer attention edges (ModelOptions.LayerGraphs), or nil.
+	layerGraphs *LayerGraphs
 	numVirtual int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
@@ -253,6 +260,17 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 			return nil, fmt.Errorf("config: batch_nodes = %d applies to the one graph of a transductive data set; %q has graphs, batched by batch_size", cfg.BatchNodes, ds.Name)
 		}
 	}
+	if cfg.SparseAttentionK > 0 && opts.LayerGraphs == nil {
+		return nil, fmt.Errorf("config: sparse_attention_k = %d attends over per-layer graphs drawn from a first-stage model's attention scores: train with TrainOptions.ScoresFrom (gexph train -scores-from CKPT), or give ModelOptions.LayerGraphs", cfg.SparseAttentionK)
+	}
+	if opts.LayerGraphs != nil {
+		if err := opts.LayerGraphs.check(cfg, spec); err != nil {
+			return nil, err
+		}
+		m.layerGraphs = opts.LayerGraphs
+		// Per-layer edge lists are padded to one length with edges of one padding node.
+		padding = "linear:1"
+	}
 	if m.padding, err = parsePadding(padding); err != nil {
 		return nil, err
 	}
@@ -311,6 +329,9 @@ func (m *Model) firstBatch(ds *data.Dataset) (*Batch, error) {
 		}
 		b, _, err := m.sampleBatch(sp, s, false, false)
 		return b, err
+	}
+	if m.layerGraphs != nil {
+		return m.buildBatch(ds, []int{0}, nil, m.layerGraphs.H, m.padding)
 	}
 	first := 0
 	if !m.spec.transductive && len(ds.Split.Train) > 0 {
@@ -442,6 +463,7 @@ func (m *Model) gpsConfig() layers.GPSConfig {
 		Local: m.cfg.MPNN, Global: m.cfg.Attention, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
 		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
 		RecomputeGathers: !m.cfg.KeepGathers, ReferenceAttention: m.cfg.ReferenceAttention,
+		NormalizeValues: m.cfg.NormalizeValues,
 	}
 }
 
@@ -452,7 +474,7 @@ func (m *Model) modelGraph(scope *model.Scope, in *Inputs[*Node]) *Node {
 	h, ed := m.encodeGraph(scope, in, true)
 	e := ed.e
 	for l := 0; l < m.cfg.Layers; l++ {
-		h, e = m.layerGraph(scope, l, h, e, in, ed)
+		h, e = m.layerGraph(scope, l, h, e, in, ed, nil)
 	}
 	return m.headGraph(scope, h, in)
 }
@@ -505,6 +527,11 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 	// their distinct values, then the learned interaction-edge types): the attention
 	// projects the table rather than every edge.
 	numTypes := expander.NumLearnedEdgeTypes(m.numVirtual)
+	// Per-layer attention edges index the table from their sources, all layers' in one row.
+	hSource := in.HSource
+	if in.LayerHSource != nil {
+		hSource = Reshape(in.LayerHSource, -1)
+	}
 	// e holds the local edge states; the first layer may take them as rows of a table
 	// (eTable, eIndex) and materialises them.
 	if m.needEdgeStates() {
@@ -517,12 +544,12 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 		}
 		if cfg.Attention == layers.GlobalExphormer {
 			ed.attnTable, ed.attnIndex = layers.MixedEdgeTable(scope.In("interaction_edges"), localTable, localIndex,
-				in.HSource, numTypes)
+				hSource, numTypes)
 		}
 	} else if cfg.Attention == layers.GlobalExphormer {
 		ed.attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
 			Iota(g, shapes.Make(dtypes.Int32, numTypes), 0), numTypes, d, dtype)
-		ed.attnIndex = Neg(AddScalar(in.HSource, 1))
+		ed.attnIndex = Neg(AddScalar(hSource, 1))
 	}
 	// The equivariant-stable gates read the squared PE distances across the local edges,
 	// the same in every layer: computed once.
@@ -536,8 +563,10 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 }
 
 // layerGraph builds GPS layer l on the node states h [N + V, D] and the local edge
-// states e (ed.e before the first layer), and returns both updated.
-func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs) (*Node, *Node) {
+// states e (ed.e before the first layer), and returns both updated. With weights, the
+// layer's attention weights [E, Heads] go to *weights. With per-layer attention edges
+// (Inputs.LayerHSrc), layer l attends over row l of them.
+func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs, weights **Node) (*Node, *Node) {
 	cfg := m.cfg
 	lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, m.gpsConfig()).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
 	if cfg.MPNN != layers.LocalNone {
@@ -551,7 +580,17 @@ func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*No
 	}
 	switch cfg.Attention {
 	case layers.GlobalExphormer:
-		lb.AttentionEdges(in.HSrc, in.HDst, nil).AttentionEdgeTable(ed.attnTable, ed.attnIndex)
+		src, dst, index := in.HSrc, in.HDst, ed.attnIndex
+		if in.LayerHSrc != nil {
+			ek := in.LayerHSrc.Shape().Dimensions[1]
+			row := func(x *Node) *Node { return Reshape(Slice(x, AxisElem(l)), ek) }
+			src, dst = row(in.LayerHSrc), row(in.LayerHDst)
+			index = Slice(index, AxisRange(l*ek, (l+1)*ek))
+		}
+		lb.AttentionEdges(src, dst, nil).AttentionEdgeTable(ed.attnTable, index)
+		if weights != nil {
+			lb.AttentionWeightsTo(weights)
+		}
 	case layers.GlobalBigBird:
 		lb.AttentionEdges(in.BBSrc, in.BBDst, nil)
 	case layers.GlobalFull, layers.GlobalPerformer:
@@ -664,7 +703,11 @@ func (m *Model) transductiveBatch(ds *data.Dataset, train bool) (*Batch, error) 
 		slot, loss = &m.tdTrain, ds.Split.Train
 	}
 	if *slot == nil {
-		b, err := m.BuildBatch(ds, []int{0}, loss)
+		var h *expander.Interaction
+		if m.layerGraphs != nil {
+			h = m.layerGraphs.H
+		}
+		b, err := m.buildBatch(ds, []int{0}, loss, h, m.padding)
 		if err != nil {
 			return nil, err
 		}

@@ -37,6 +37,10 @@ type TrainOptions struct {
 	// mini-batches on XLA. Padding never
 	// changes results; it lets compiled programs be reused.
 	Padding string
+	// ScoresFrom is the checkpoint of a Spexphormer first-stage model (EstimatorConfig)
+	// of the same data set, whose attention scores draw the per-layer attention graphs of
+	// a config with SparseAttentionK > 0 (see AttentionScores.Sparsify).
+	ScoresFrom string
 	// Log receives a progress line per epoch (and a bar on a terminal); nil is silent.
 	Log io.Writer
 	// Resume continues from OutDir/last.ckpt when it exists. The checkpoint's config
@@ -512,8 +516,22 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))
 	}
 	prog := newProgress(opts.Log, cfg.Metric, cfg.Epochs)
+	var layerGraphs *LayerGraphs
+	if cfg.SparseAttentionK > 0 {
+		if opts.ScoresFrom == "" {
+			return nil, fmt.Errorf("train: sparse_attention_k = %d needs the first-stage model's checkpoint (TrainOptions.ScoresFrom, gexph train -scores-from)", cfg.SparseAttentionK)
+		}
+		prog.phase("attention scores of %s", opts.ScoresFrom)
+		scores, err := LoadAttentionScores(ctx, opts.ScoresFrom, ds, ModelOptions{Backend: opts.Backend})
+		if err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+		if layerGraphs, err = scores.Sparsify(cfg.SparseAttentionK, cfg.Seed); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
+	}
 	prog.phase("building the model")
-	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding})
+	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding, LayerGraphs: layerGraphs})
 	if err != nil {
 		return nil, err
 	}

@@ -24,6 +24,7 @@ type ExphormerAttentionBuilder struct {
 	sorted               bool
 	recompute            bool
 	chunkBytes           int
+	normalizeValues      bool
 }
 
 // NewExphormerAttention starts an Exphormer attention layer over the interaction graph
@@ -130,6 +131,16 @@ func (b *ExphormerAttentionBuilder) EdgeTable(table, index *Node) *ExphormerAtte
 	return b
 }
 
+// NormalizeValues scales every node's value vector W_V x_j to unit L2 norm in each head,
+// as Spexphormer's attention-score estimator does (Shirzad et al., NeurIPS 2024): the
+// output is then a convex combination of unit vectors, so how much a neighbour counts is
+// its attention weight α_ij alone, which makes the weights comparable scores of the
+// edges. The default is false.
+func (b *ExphormerAttentionBuilder) NormalizeValues(normalize bool) *ExphormerAttentionBuilder {
+	b.normalizeValues = normalize
+	return b
+}
+
 // Done builds the layer and returns the new node states [N, D].
 func (b *ExphormerAttentionBuilder) Done() *Node {
 	out, _ := b.build(false)
@@ -182,6 +193,12 @@ func (b *ExphormerAttentionBuilder) build(wantWeights bool) (out, weights *Node)
 	// The scale 1/√d_h is applied to the N queries rather than the E scores.
 	q := MulScalar(qkv[0], 1/math.Sqrt(float64(d/b.numHeads)))
 	k, v := qkv[1], qkv[2]
+	if b.normalizeValues {
+		dh := d / b.numHeads
+		vh := Reshape(v, n, b.numHeads, dh)
+		norm := Sqrt(AddScalar(ReduceAndKeep(Square(vh), ReduceSum, -1), 1e-12))
+		v = Reshape(Div(vh, norm), n, d)
+	}
 	var edge edgeProjection
 	switch {
 	case b.edgeEmb != nil:

@@ -31,12 +31,27 @@ func newAttnCase(seed uint64, n, d, de, heads, e int) attnCase {
 }
 
 // naiveAttention evaluates the Exphormer attention formula with plain loops in float64,
-// given the fused projection W_qkv [d, 3d] and W_E [de, d]. It also returns the number of
-// scores outside [−5, 5].
-func naiveAttention(c attnCase, wqkv, we []float64, reference bool) (out []float64, clamped int) {
+// given the fused projection W_qkv [d, 3d] and W_E [de, d]; with normalize, each node's
+// value vector is scaled to unit norm per head. It also returns the number of scores
+// outside [−5, 5].
+func naiveAttention(c attnCase, wqkv, we []float64, reference, normalize bool) (out []float64, clamped int) {
 	n, d, h := c.n, c.d, c.heads
 	dh := d / h
 	qkv := matmulRows(c.x, n, d, wqkv, 3*d)
+	if normalize {
+		for j := range n {
+			for head := range h {
+				v := qkv[j*3*d+2*d+head*dh : j*3*d+2*d+(head+1)*dh]
+				norm := 0.0
+				for _, x := range v {
+					norm += x * x
+				}
+				for t := range v {
+					v[t] /= math.Sqrt(norm)
+				}
+			}
+		}
+	}
 	e := len(c.src)
 	ep := matmulRows(c.ef, e, c.de, we, d)
 	out = make([]float64, n*d)
@@ -110,7 +125,7 @@ func TestExphormerAttentionMatchesLoopReference(t *testing.T) {
 			c.src, c.dst)
 		got := flat64(t, outs[0])
 		want, clamped := naiveAttention(cc, varValue(t, store, "/attn/qkv/dense/weights"),
-			varValue(t, store, "/attn/edge/dense/weights"), reference)
+			varValue(t, store, "/attn/edge/dense/weights"), reference, false)
 		if diff := maxAbsDiff(t, got, want); diff > 1e-10 {
 			t.Errorf("reference=%v: max |layer − loop| = %g", reference, diff)
 		}
@@ -130,6 +145,36 @@ func TestExphormerAttentionMatchesLoopReference(t *testing.T) {
 				if got[i*c.d+k] != 0 {
 					t.Fatalf("node %d has no incoming edge but output %g", i, got[i*c.d+k])
 				}
+			}
+		}
+	}
+}
+
+func TestExphormerAttentionNormalizedValuesMatchLoop(t *testing.T) {
+	c := newAttnCase(5, 9, 8, 5, 2, 24)
+	store := newStore(t, 12)
+	outs := runGraph(t, store, false, func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{NewExphormerAttention(scope.In("attn"), in[0], in[1], in[2], in[3], c.heads).
+			NormalizeValues(true).Done()}
+	}, tensors.FromFlatDataAndDimensions(c.x, c.n, c.d),
+		tensors.FromFlatDataAndDimensions(c.ef, len(c.src), c.de),
+		c.src, c.dst)
+	got := flat64(t, outs[0])
+	want, _ := naiveAttention(c, varValue(t, store, "/attn/qkv/dense/weights"),
+		varValue(t, store, "/attn/edge/dense/weights"), false, true)
+	if diff := maxAbsDiff(t, got, want); diff > 1e-10 {
+		t.Errorf("max |layer − loop| = %g", diff)
+	}
+	// A convex combination of unit vectors: every head's output has norm ≤ 1.
+	dh := c.d / c.heads
+	for i := range c.n {
+		for head := range c.heads {
+			norm := 0.0
+			for _, x := range got[i*c.d+head*dh : i*c.d+(head+1)*dh] {
+				norm += x * x
+			}
+			if norm > 1+1e-9 {
+				t.Fatalf("node %d, head %d: output norm² %g > 1", i, head, norm)
 			}
 		}
 	}

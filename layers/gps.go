@@ -31,6 +31,9 @@ type GPSConfig struct {
 	// AttentionChunkBytes bounds Exphormer attention's per-edge tensors (see
 	// ExphormerAttentionBuilder.EdgeChunkBytes); 0 means DefaultEdgeChunkBytes.
 	AttentionChunkBytes int
+	// NormalizeValues scales Exphormer attention's value vectors to unit norm (see
+	// ExphormerAttentionBuilder.NormalizeValues).
+	NormalizeValues bool
 	// PerformerFeatures is the number of random features (0: performer_pytorch's default).
 	PerformerFeatures int
 	// PerformerSeed seeds the Performer's random features.
@@ -77,6 +80,7 @@ type GPSLayerBuilder struct {
 	peDist                        *Node
 	localTable, localIndex        *Node
 	localInDegree                 *Node
+	attnWeights                   **Node
 }
 
 // NewGPSLayer starts a GPS layer on node states x [N, D] with hyperparameters cfg.
@@ -84,6 +88,13 @@ type GPSLayerBuilder struct {
 // "norm_ffn".
 func NewGPSLayer(scope *model.Scope, x *Node, cfg GPSConfig) *GPSLayerBuilder {
 	return &GPSLayerBuilder{scope: scope, x: x, cfg: cfg}
+}
+
+// AttentionWeightsTo asks for Exphormer attention's weights: Done stores the normalised
+// weights α [E, Heads] of the attention edges (before dropout) in *weights.
+func (b *GPSLayerBuilder) AttentionWeightsTo(weights **Node) *GPSLayerBuilder {
+	b.attnWeights = weights
+	return b
 }
 
 // LocalInDegree gives the in-degrees [N] of the local edges that gcn normalises by,
@@ -228,11 +239,16 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 			}
 			attn := NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
 				Dropout(cfg.AttentionDropout).Reference(cfg.ReferenceAttention).
-				RecomputeGathers(cfg.RecomputeGathers).EdgeChunkBytes(cmp.Or(cfg.AttentionChunkBytes, DefaultEdgeChunkBytes))
+				RecomputeGathers(cfg.RecomputeGathers).EdgeChunkBytes(cmp.Or(cfg.AttentionChunkBytes, DefaultEdgeChunkBytes)).
+				NormalizeValues(cfg.NormalizeValues)
 			if b.attnTable != nil {
 				attn.EdgeTable(b.attnTable, b.attnIndex)
 			}
-			hAttn = attn.Done()
+			if b.attnWeights != nil {
+				hAttn, *b.attnWeights = attn.DoneWithWeights()
+			} else {
+				hAttn = attn.Done()
+			}
 		case GlobalBigBird:
 			if b.attnSrc == nil || b.attnDst == nil {
 				failf("GPS layer: bigbird needs AttentionEdges (the BigBirdPattern edges)")

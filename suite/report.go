@@ -183,12 +183,45 @@ func writeSuiteSection(w io.Writer, csvPath, dir string, meta ResultsMeta, figs 
 			fmt.Fprintf(w, "\n%s\n", link)
 		}
 	}
+	if meta.Suite == SuiteLarge {
+		if err := writeLargeFigure(w, rows, figs); err != nil {
+			return err
+		}
+	}
 	if missing := missingRuns(meta, dir); len(missing) > 0 {
 		fmt.Fprintln(w)
 		fmt.Fprintf(w, "**Not yet run:** %s of the protocol (%s). `%s` resumes the suite; finished runs are skipped.\n",
 			countOf(len(missing), "run", "runs"), summarizeNames(missing, 12), resumeCommand(meta))
 	}
 	return writeStaleLine(w, meta, dir)
+}
+
+// writeLargeFigure draws the large suite's peak memory per graph and variant, labelled
+// with the test accuracy.
+func writeLargeFigure(w io.Writer, rows []SummaryRow, figs *figureLinker) error {
+	var labels []string
+	var gb []float64
+	for _, r := range rows {
+		if r.Runs == 0 {
+			continue
+		}
+		labels = append(labels, fmt.Sprintf("%s %s (%.1f %%)", r.Dataset, r.Variant, 100*r.TestMean))
+		gb = append(gb, r.PeakRSSMB/1024)
+	}
+	if len(labels) == 0 {
+		return nil
+	}
+	p, err := plots.Comparison(labels, gb, nil, "peak RSS (GiB)")
+	if err != nil {
+		return err
+	}
+	p.Title.Text = "Mini-batches over H: peak memory by graph (test accuracy in brackets)"
+	link, err := figs.save(p, "large_memory.png", "peak memory of the large suite", 9, 4)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "\n%s\n", link)
+	return nil
 }
 
 // writeStaleLine warns about the suite's records that were made with another

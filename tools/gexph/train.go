@@ -106,6 +106,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	tensorboard := fs.String("tensorboard", "", "also write TensorBoard scalars (an event file) to this directory")
 	asJSON := fs.Bool("json", false, "print the final result as one JSON object (without the per-epoch history)")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	estimator := fs.Bool("estimator", false, "Spexphormer's first stage: train the config made an attention-score estimator (width 4, one head, unit-norm values; gexph.EstimatorConfig)")
+	scoresFrom := fs.String("scores-from", "", "Spexphormer's second stage: the first stage's checkpoint, whose attention scores draw each layer's k edges per node (with -set sparse_attention_k=K)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -122,6 +124,9 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if *estimator {
+		cfg = gexph.EstimatorConfig(cfg)
+	}
 	gexph.SetupMiniBatchRuntime(cfg)
 	if *epochs > 0 {
 		cfg.Epochs = *epochs
@@ -133,7 +138,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Data: df.options(0), TensorBoardDir: *tensorboard}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Data: df.options(0), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom}
 	if !*quiet {
 		opts.Log = stderr
 	}
