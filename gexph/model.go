@@ -174,10 +174,10 @@ type Model struct {
 	tdData           *data.Dataset
 	tdTrain, tdInfer *Batch
 	// sp samples the mini-batches of a transductive data set (Config.BatchNodes).
-	sp         *sampler
+	sp *sampler
 	// layerGraphs are the per-layer attention edges (ModelOptions.LayerGraphs), or nil.
 	layerGraphs *LayerGraphs
-	numVirtual int
+	numVirtual  int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
 	pe      *peCache
