@@ -457,30 +457,36 @@ func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float
 		} else if next == nil {
 			next = make([]float32, h.NumNodes*d)
 		}
-		for lo := 0; lo < dsts; {
-			if err := ctx.Err(); err != nil {
-				exec.Finalize()
-				return nil, err
+		// The host builds the next chunk while the backend runs this one.
+		chunks := make(chan chunkWork, 1)
+		stop := make(chan struct{})
+		go m.buildChunks(sp, dsts, chunk, cur, chunks, stop)
+		err = nil
+		for w := range chunks {
+			if err == nil {
+				err = ctx.Err()
 			}
-			hi := min(lo+chunk, h.NumReal)
-			if lo >= h.NumReal {
-				hi = lo + 1
-			}
-			err := m.layerChunk(exec, &presence, sp, lo, hi, cur, func(res []float32, s *expander.Sample, rowOf []int32) {
-				for i := range s.NumSeeds {
-					v := int(s.Nodes[i])
-					if last {
-						copy(out[v*k:(v+1)*k], res[int(rowOf[i])*k:])
-					} else {
-						copy(next[v*d:(v+1)*d], res[int(rowOf[i])*d:])
+			if err == nil {
+				err = m.runChunk(exec, &presence, w, func(res []float32, s *expander.Sample, rowOf []int32) {
+					for i := range s.NumSeeds {
+						v := int(s.Nodes[i])
+						if last {
+							copy(out[v*k:(v+1)*k], res[int(rowOf[i])*k:])
+						} else {
+							copy(next[v*d:(v+1)*d], res[int(rowOf[i])*d:])
+						}
 					}
+				})
+				if err != nil {
+					err = fmt.Errorf("layer-wise inference: layer %d, nodes [%d, %d): %w", l, w.lo, w.hi, err)
+					close(stop)
 				}
-			})
-			if err != nil {
-				exec.Finalize()
-				return nil, fmt.Errorf("layer-wise inference: layer %d, nodes [%d, %d): %w", l, lo, hi, err)
 			}
-			lo = hi
+			w.release()
+		}
+		if err != nil {
+			exec.Finalize()
+			return nil, err
 		}
 		exec.Finalize()
 		cur, next = next, cur
@@ -488,34 +494,78 @@ func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float
 	return out, nil
 }
 
-// layerChunk runs exec, one stage of layer-wise inference, on the destination nodes
-// [lo, hi) of sp's interaction graph with every incoming edge the model reads, feeding
-// the states state of the sampled nodes (nil in the first layer, which encodes the
-// features), and hands the result rows to use. presence holds the inputs the stage was
-// built for (set by its first chunk).
-func (m *Model) layerChunk(exec *model.Exec, presence *[]bool, sp *sampler, lo, hi int, state []float32, use func(res []float32, s *expander.Sample, rowOf []int32)) error {
-	s := sp.chunkSample(lo, hi)
-	b, rowOf, err := m.sampleBatch(sp, s, false, true)
-	if err != nil {
-		return err
+// chunkWork is one chunk of layer-wise inference built on the host: its sample, batch,
+// rows and the sources' states (nil in the first layer), or the error building it.
+type chunkWork struct {
+	lo, hi int
+	s      *expander.Sample
+	b      *Batch
+	rowOf  []int32
+	state  *tensors.Tensor
+	err    error
+}
+
+// release frees the chunk's tensors.
+func (w chunkWork) release() {
+	if w.b != nil {
+		w.b.Release()
 	}
-	defer b.Release()
-	if p := b.presence(); *presence == nil {
+	if w.state != nil {
+		w.state.FinalizeAll()
+	}
+}
+
+// buildChunks builds the chunks of destination nodes [0, dsts) of sp's interaction graph
+// in order (chunk nodes per chunk, a virtual node alone) with every incoming edge the
+// model reads and the states state of their sources, sends them to out and closes it;
+// it stops early when stop is closed or after sending an error.
+func (m *Model) buildChunks(sp *sampler, dsts, chunk int, state []float32, out chan<- chunkWork, stop <-chan struct{}) {
+	defer close(out)
+	h := sp.h
+	for lo := 0; lo < dsts; {
+		hi := min(lo+chunk, h.NumReal)
+		if lo >= h.NumReal {
+			hi = lo + 1
+		}
+		w := chunkWork{lo: lo, hi: hi, s: sp.chunkSample(lo, hi)}
+		w.b, w.rowOf, w.err = m.sampleBatch(sp, w.s, false, true)
+		if w.err == nil && state != nil {
+			d := m.cfg.HiddenDim
+			rows := w.b.PadNodes + m.numVirtual*w.b.PadGraphs
+			x := make([]float32, rows*d)
+			for i, v := range w.s.Nodes {
+				copy(x[int(w.rowOf[i])*d:(int(w.rowOf[i])+1)*d], state[int(v)*d:])
+			}
+			w.state = tensors.FromFlatDataAndDimensions(x, rows, d)
+		}
+		select {
+		case out <- w:
+		case <-stop:
+			w.release()
+			return
+		}
+		if w.err != nil {
+			return
+		}
+		lo = hi
+	}
+}
+
+// runChunk runs exec, one stage of layer-wise inference, on a chunk and hands the
+// result rows to use. presence holds the inputs the stage was built for (set by its
+// first chunk).
+func (m *Model) runChunk(exec *model.Exec, presence *[]bool, w chunkWork, use func(res []float32, s *expander.Sample, rowOf []int32)) error {
+	if w.err != nil {
+		return w.err
+	}
+	if p := w.b.presence(); *presence == nil {
 		*presence = p
 	} else if !slices.Equal(p, *presence) {
 		return fmt.Errorf("chunk inputs %v differ from the first chunk's %v", p, *presence)
 	}
-	args := b.tensors()
-	if state != nil {
-		d := m.cfg.HiddenDim
-		rows := b.PadNodes + m.numVirtual*b.PadGraphs
-		x := make([]float32, rows*d)
-		for i, v := range s.Nodes {
-			copy(x[int(rowOf[i])*d:(int(rowOf[i])+1)*d], state[int(v)*d:])
-		}
-		t := tensors.FromFlatDataAndDimensions(x, rows, d)
-		defer t.FinalizeAll()
-		args = append(args[:len(args):len(args)], t)
+	args := w.b.tensors()
+	if w.state != nil {
+		args = append(args[:len(args):len(args)], w.state)
 	}
 	outs, err := exec.Call(args...)
 	if err != nil {
@@ -525,6 +575,6 @@ func (m *Model) layerChunk(exec *model.Exec, presence *[]bool, sp *sampler, lo, 
 	for _, t := range outs {
 		t.FinalizeAll()
 	}
-	use(res, s, rowOf)
+	use(res, w.s, w.rowOf)
 	return nil
 }

@@ -104,23 +104,32 @@ func TestLayerwiseInferenceEqualsFullGraphForward(t *testing.T) {
 	}
 }
 
-func TestSampledBatchWithEveryEdgeMatchesFullGraphOnSeeds(t *testing.T) {
-	ds := plantedDataset(t, 400)
-	cfg := miniConfig()
-	cfg.MPNN = layers.LocalSAGE
-	m, err := NewModel(cfg, ds)
+// fullForward builds the model of cfg and opts on the transductive data set ds (closed
+// at the test's end) and returns it with its inference batch of the whole graph and its
+// outputs there.
+func fullForward(t *testing.T, cfg Config, ds *data.Dataset, opts ModelOptions) (*Model, *Batch, []float32) {
+	t.Helper()
+	m, err := NewModelWithOptions(cfg, ds, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer m.Close()
+	t.Cleanup(m.Close)
 	b, err := m.transductiveBatch(ds, false)
 	if err != nil {
 		t.Fatal(err)
 	}
-	full, err := m.Predict(b)
+	out, err := m.Predict(b)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m, b, out
+}
+
+func TestSampledBatchWithEveryEdgeMatchesFullGraphOnSeeds(t *testing.T) {
+	ds := plantedDataset(t, 400)
+	cfg := miniConfig()
+	cfg.MPNN = layers.LocalSAGE
+	m, _, full := fullForward(t, cfg, ds, ModelOptions{})
 	sp, err := m.samplerOf(ds)
 	if err != nil {
 		t.Fatal(err)

@@ -35,12 +35,12 @@ type LayerGraphs struct {
 }
 
 // EstimatorConfig returns Spexphormer's attention-score estimator for cfg: the same
-// model made narrow (width 4, one head) with unit-norm attention values, no attention
-// dropout and no sparsification.
+// model made narrow (width 4, one head) with unit-norm attention values, no dropout (4
+// units have nothing to spare) and no sparsification.
 func EstimatorConfig(cfg Config) Config {
 	c := cfg
 	c.HiddenDim, c.Heads, c.PEDim = 4, 1, 0
-	c.NormalizeValues, c.AttnDropout, c.SparseAttentionK = true, 0, 0
+	c.NormalizeValues, c.Dropout, c.AttnDropout, c.SparseAttentionK = true, 0, 0, 0
 	return c
 }
 

@@ -41,15 +41,7 @@ func TestAttentionScoresSumToOneOverEachNodesIncomingEdges(t *testing.T) {
 
 func TestSparsifyKeepsAtMostKEdgesPerNodeDrawnByScore(t *testing.T) {
 	ds := plantedDataset(t, 300)
-	m, err := NewModel(miniConfig(), ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	b, err := m.transductiveBatch(ds, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b, _ := fullForward(t, miniConfig(), ds, ModelOptions{})
 	h := b.interaction
 	// Layer 0 puts all weight on the last incoming edge of each node, layer 1 none on it.
 	s := &AttentionScores{H: h, Layers: [][]float32{make([]float32, h.NumEdges()), make([]float32, h.NumEdges())}}
@@ -98,40 +90,16 @@ func TestSparsifyKeepsAtMostKEdgesPerNodeDrawnByScore(t *testing.T) {
 func TestPerLayerGraphsOfEveryEdgeEqualFullAttention(t *testing.T) {
 	ds := plantedDataset(t, 300)
 	cfg := miniConfig()
-	full, err := NewModel(cfg, ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer full.Close()
-	b, err := full.transductiveBatch(ds, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	want, err := full.Predict(b)
-	if err != nil {
-		t.Fatal(err)
-	}
+	full, b, want := fullForward(t, cfg, ds, ModelOptions{})
 	h := b.interaction
 	all := make([]int64, h.NumEdges())
 	for e := range all {
 		all[e] = int64(e)
 	}
 	cfg.SparseAttentionK = 1 // any k: the graphs are given
-	sparse, err := NewModelWithOptions(cfg, ds, ModelOptions{LayerGraphs: &LayerGraphs{H: h, Edges: [][]int64{all, all[h.Offsets[1]:]}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sparse.Close()
-	sb, err := sparse.transductiveBatch(ds, false)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, sb, got := fullForward(t, cfg, ds, ModelOptions{LayerGraphs: &LayerGraphs{H: h, Edges: [][]int64{all, all[h.Offsets[1]:]}}})
 	if sb.Inputs.HSrc.Present() || sb.Inputs.LayerHSrc.Dims[0] != 2 || sb.Inputs.LayerHSrc.Dims[1] != len(all) {
 		t.Fatalf("per-layer edges %v, full edges present %v", sb.Inputs.LayerHSrc.Dims, sb.Inputs.HSrc.Present())
-	}
-	got, err := sparse.Predict(sb)
-	if err != nil {
-		t.Fatal(err)
 	}
 	// The last layer lacks node 0's incoming edges: its output alone differs; with them
 	// all, nothing does.
@@ -146,19 +114,7 @@ func TestPerLayerGraphsOfEveryEdgeEqualFullAttention(t *testing.T) {
 	if differ != 1 {
 		t.Errorf("%d nodes differ from full attention, want the one whose edges the last layer dropped", differ)
 	}
-	sparse2, err := NewModelWithOptions(cfg, ds, ModelOptions{LayerGraphs: &LayerGraphs{H: h, Edges: [][]int64{all, all}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer sparse2.Close()
-	sb2, err := sparse2.transductiveBatch(ds, false)
-	if err != nil {
-		t.Fatal(err)
-	}
-	got2, err := sparse2.Predict(sb2)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, _, got2 := fullForward(t, cfg, ds, ModelOptions{LayerGraphs: &LayerGraphs{H: h, Edges: [][]int64{all, all}}})
 	if diff, scale := diffAndScale(t, want, got2); diff > 1e-5*math.Max(1, scale) {
 		t.Errorf("per-layer graphs of every edge differ from full attention by %.3g", diff)
 	}

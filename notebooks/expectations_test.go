@@ -201,7 +201,7 @@ var expectations = map[string]expectation{
 				}
 				return within("peak RSS (MB)", x[1], 100, 8000)
 			}},
-			{re(`10\^5 nodes, +\S+ +val accuracy %N test accuracy %N`), func(x []float64) error {
+			{re(`2·10\^4 nodes, +\S+ +val accuracy %N test accuracy %N`), func(x []float64) error {
 				return within("test accuracy", x[1], 0.7, 1)
 			}},
 			// Sampling costs little accuracy.

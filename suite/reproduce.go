@@ -193,14 +193,14 @@ func InductiveSuite(seeds int) []SuiteRun {
 
 // LargeSuite returns the runs of SuiteLarge, all with the large preset (docs/LARGE.md):
 // on a planted-partition graph of 10⁵ nodes, where both fit, mini-batch training
-// (5 epochs over every training node) against full-batch training (200 epochs of one
+// (20 epochs over every training node) against full-batch training (200 epochs of one
 // step), seeds 1..min(seeds, 3); then mini-batches alone on 10⁶ and 10⁷ nodes, as the
 // preset has it, seed 1. Run each in its own process (-runs NAME) for its own peak
 // memory: the largest run's RSS would otherwise cover the smaller ones'.
 func LargeSuite(seeds int) []SuiteRun {
 	const small = "planted:100000"
 	n := min(seeds, baselineSeeds)
-	runs := largeRuns("planted-1e5", small, VariantMiniBatch, `{"epochs":5,"max_train":0}`, n)
+	runs := largeRuns("planted-1e5", small, VariantMiniBatch, `{"epochs":20,"max_train":0}`, n)
 	runs = append(runs, largeRuns("planted-1e5", small, VariantFullBatch, `{"batch_nodes":0,"epochs":200,"max_train":0}`, n)...)
 	runs = append(runs, largeRuns("planted-1e6", "planted:1000000", VariantMiniBatch, "", 1)...)
 	return append(runs, largeRuns("planted-1e7", "planted:10000000", VariantMiniBatch, "", 1)...)
