@@ -116,9 +116,9 @@ type Inputs[T any] struct {
 	// HSource when each layer attends over its own edges (ModelOptions.LayerGraphs);
 	// shorter layers are padded with edges joining the first padding node to itself.
 	LayerHSrc, LayerHDst, LayerHSource T
-	// InDegree [N + V] is each row's number of incoming local edges that gcn normalises
-	// by, given in mini-batches only (a batch's own edges otherwise): the sampled ones
-	// in training, as PyG's NeighborLoader, and the whole graph's in layer-wise inference.
+	// InDegree [N + V] is each row's number of incoming local edges in the whole graph,
+	// which gcn normalises by; given in mini-batches and layer-wise inference only (a
+	// batch's own edges otherwise), whose edges are a part of the graph's.
 	InDegree T
 	// Labels [rows] (classes) or Targets [rows, T]; Weights [rows] is each output row's
 	// weight in the loss (0 for padding and for nodes outside the split being fitted).

@@ -228,10 +228,11 @@ func (sp *sampler) sample(seeds []int, seed, stream uint64) (*expander.Sample, e
 // real nodes (features and labels as in the data set) in the order sampled, its virtual
 // nodes at their usual rows, its sampled local edges for the local model and its sampled
 // interaction edges for attention. With loss, the loss is on the seeds (real nodes,
-// rows 0..NumSeeds−1). gcn normalises by the in-degrees of the whole graph with
-// wholeDegrees (layer-wise inference), else by those of the sampled edges. It also returns each sampled node's row in the batch's node
+// rows 0..NumSeeds−1). gcn normalises by the in-degrees of the whole graph. chunk marks
+// a chunk of layer-wise inference, padded finely (chunkPadding) as chunks are alike in
+// size. It also returns each sampled node's row in the batch's node
 // states (real nodes, then padding, then the virtual nodes).
-func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, wholeDegrees bool) (*Batch, []int32, error) {
+func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, chunk bool) (*Batch, []int32, error) {
 	h, g := sp.h, &sp.ds.Graphs[0]
 	nReal := int32(h.NumReal)
 	rowOf := make([]int32, len(s.Nodes))
@@ -313,7 +314,10 @@ func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, wholeDegrees 
 	// they share a few compiled shapes), and a chunk of layer-wise inference may hold no
 	// local edge (a virtual node's).
 	padding := m.padding
-	if padding == nil {
+	switch {
+	case chunk:
+		padding = chunkPadding()
+	case padding == nil:
 		padding = bucketing.Pow2()
 	}
 	b, err := m.buildBatch(ds, []int{0}, lossNodes, sub, padding)
@@ -335,22 +339,23 @@ func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, wholeDegrees 
 		}
 	}
 	if sp.inDegree != nil {
+		// The whole graph's degrees, in training too: the sampled ones (PyG's
+		// NeighborLoader) give a node of the last hop degree 0, so its messages weigh
+		// √(degree + 1) times what they weigh in inference; on a 10⁵-node planted graph
+		// that cost 2.3 points of validation accuracy (81.8 against 84.1 %).
 		deg := make([]float32, len(b.Inputs.NormMask.F32))
-		if wholeDegrees {
-			for i, v := range realNodes {
-				deg[i] = float32(sp.inDegree[v])
-			}
-		} else {
-			for pos, ok := range sampledAsInput {
-				if ok {
-					deg[subDst[pos]]++
-				}
-			}
+		for i, v := range realNodes {
+			deg[i] = float32(sp.inDegree[v])
 		}
 		b.Inputs.InDegree = f32Array(deg, len(deg))
 	}
 	return b, rowOf, nil
 }
+
+// chunkPadding pads the chunks of layer-wise inference: to powers of 1.125, about 6 %
+// above the real size on average rather than powers of two's 44 %, and still a few
+// compiled shapes per layer, the chunks being alike in size.
+func chunkPadding() bucketing.Strategy { return bucketing.Exponential(1.125) }
 
 // trainSampledEpoch runs one epoch over the training nodes of ds in shuffled
 // mini-batches of Config.BatchNodes seeds (see trainEpoch).
