@@ -204,9 +204,10 @@ var expectations = map[string]expectation{
 			{re(`2·10\^4 nodes, +\S+ +val accuracy %N test accuracy %N`), func(x []float64) error {
 				return within("test accuracy", x[1], 0.7, 1)
 			}},
-			// Sampling costs little accuracy.
+			// Sampling costs little accuracy: mini-batches at most 3 points below
+			// full-batch training (on this graph they are 2.5 points above).
 			{re(`gap \(full-batch minus mini-batch\): %N points`), func(x []float64) error {
-				return within("gap", x[0], -3, 3)
+				return within("gap", x[0], -10, 3)
 			}},
 		},
 	},
