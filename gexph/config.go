@@ -202,7 +202,7 @@ type Config struct {
 	// incoming edges per node drawn by that layer's scores. 0 attends over all of H.
 	SparseAttentionK int `json:"sparse_attention_k"`
 	// EvalChunkNodes is the number of nodes per chunk of layer-wise inference (0: 16 ×
-	// batch_nodes).
+	// batch_nodes, at least 1024).
 	EvalChunkNodes int `json:"eval_chunk_nodes"`
 
 	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a

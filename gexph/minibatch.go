@@ -407,8 +407,9 @@ func (m *Model) evalChunkNodes() int {
 // the layer-(l−1) states of their sources, and kept on the host for the next layer.
 // The result equals the full-graph forward pass (up to float rounding): it returns the
 // outputs of the graph's nodes, NumNodes × outputs, row-major. Memory is two [nodes,
-// hidden_dim] float32 arrays on the host plus one chunk; a virtual node is a chunk of
-// its own, with every real node as a source.
+// hidden_dim] float32 arrays on the host plus two chunks (the next is built while the
+// backend runs the current one); a virtual node is a chunk of its own, with every real
+// node as a source.
 func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float32, error) {
 	if !m.spec.transductive {
 		return nil, fmt.Errorf("layer-wise inference: data set %q is not transductive", ds.Name)
