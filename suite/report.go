@@ -205,7 +205,11 @@ func writeLargeFigure(w io.Writer, rows []SummaryRow, figs *figureLinker) error 
 		if r.Runs == 0 {
 			continue
 		}
-		labels = append(labels, fmt.Sprintf("%s %s (%.1f %%)", r.Dataset, r.Variant, 100*r.TestMean))
+		graph := r.Dataset
+		if n, err := strconv.Atoi(strings.TrimPrefix(graph, "planted:")); err == nil {
+			graph = humanCount(float64(n))
+		}
+		labels = append(labels, fmt.Sprintf("%s %s, %.1f %%", graph, r.Variant, 100*r.TestMean))
 		gb = append(gb, r.PeakRSSMB/1024)
 	}
 	if len(labels) == 0 {
@@ -215,7 +219,7 @@ func writeLargeFigure(w io.Writer, rows []SummaryRow, figs *figureLinker) error 
 	if err != nil {
 		return err
 	}
-	p.Title.Text = "Mini-batches over H: peak memory by graph (test accuracy in brackets)"
+	p.Title.Text = "Mini-batches over H on planted-partition graphs: peak memory (and test accuracy)"
 	link, err := figs.save(p, "large_memory.png", "peak memory of the large suite", 9, 4)
 	if err != nil {
 		return err
