@@ -3,7 +3,6 @@ package gexph
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,18 +78,27 @@ func (c *Config) checkMiniBatch() error {
 	if _, err := ParseFanout(c.Fanout, c.Layers); err != nil {
 		return err
 	}
-	switch {
-	case c.PE != PENone:
-		return fmt.Errorf("config: batch_nodes = %d needs pe %q (positional encodings of sampled subgraphs are not those of the graph), got %q", c.BatchNodes, PENone, c.PE)
-	case c.MPNN == layers.LocalGatedGCN:
-		return fmt.Errorf("config: batch_nodes = %d: mpnn %q keeps per-edge states across layers, which layer-wise inference does not hold (choices: none, gcn, gine, sage, gat)", c.BatchNodes, c.MPNN)
-	case c.Attention != layers.GlobalNone && c.Attention != layers.GlobalExphormer:
-		return fmt.Errorf("config: batch_nodes = %d needs attention %q or %q, got %q", c.BatchNodes, layers.GlobalExphormer, layers.GlobalNone, c.Attention)
+	if err := c.checkLayerwise(); err != nil {
+		return fmt.Errorf("config: batch_nodes = %d: %w", c.BatchNodes, err)
 	}
 	return nil
 }
 
-// miniBatch tells whether the model trains ds on sampled mini-batches.
+// checkLayerwise checks that a model of the configuration can run layer by layer on
+// parts of a graph (sampled batches, chunks of layer-wise inference).
+func (c *Config) checkLayerwise() error {
+	switch {
+	case c.PE != PENone:
+		return fmt.Errorf("needs pe %q (positional encodings of parts of a graph are not those of the graph), got %q", PENone, c.PE)
+	case c.MPNN == layers.LocalGatedGCN:
+		return fmt.Errorf("mpnn %q keeps per-edge states across layers, which layer-wise inference does not hold (choices: none, gcn, gine, sage, gat)", c.MPNN)
+	case c.Attention != layers.GlobalNone && c.Attention != layers.GlobalExphormer:
+		return fmt.Errorf("needs attention %q or %q, got %q", layers.GlobalExphormer, layers.GlobalNone, c.Attention)
+	}
+	return nil
+}
+
+// miniBatch tells whether the model trains on sampled mini-batches.
 func (m *Model) miniBatch() bool { return m.cfg.BatchNodes > 0 && m.spec.transductive }
 
 // sampler holds what mini-batches of one transductive data set are sampled from: the
@@ -364,9 +372,7 @@ func (m *Model) trainSampledEpoch(ctx context.Context, ds *data.Dataset, epoch i
 	if err != nil {
 		return 0, err
 	}
-	order := append([]int(nil), ds.Split.Train...)
-	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(epoch)))
-	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	order := m.epochOrder(ds.Split.Train, epoch)
 	batches := batchesOf(order, m.cfg.BatchNodes)
 	start := time.Now()
 	for bi, seeds := range batches {
@@ -414,8 +420,7 @@ func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float
 	if !m.spec.transductive {
 		return nil, fmt.Errorf("layer-wise inference: data set %q is not transductive", ds.Name)
 	}
-	if err := (&Config{Fanout: m.cfg.Fanout, Layers: m.cfg.Layers, PE: m.cfg.PE, MPNN: m.cfg.MPNN,
-		Attention: m.cfg.Attention, BatchNodes: 1}).checkMiniBatch(); err != nil {
+	if err := m.cfg.checkLayerwise(); err != nil {
 		return nil, fmt.Errorf("layer-wise inference: %w", err)
 	}
 	sp, err := m.samplerOf(ds)

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -319,6 +320,15 @@ func allRows(n int) []int {
 	return r
 }
 
+// epochOrder returns the training examples idx (graphs, or seed nodes) shuffled for an
+// epoch: the same seed and epoch give the same order.
+func (m *Model) epochOrder(idx []int, epoch int) []int {
+	order := slices.Clone(idx)
+	rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(epoch)))
+	rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+	return order
+}
+
 // batchesOf cuts graph indices into batches of size.
 func batchesOf(idx []int, size int) [][]int {
 	var out [][]int
@@ -449,9 +459,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		c.add(out, b, ds.Split.Train, l, float64(len(ds.Split.Train)))
 		examples = len(ds.Split.Train)
 	} else {
-		order := append([]int(nil), ds.Split.Train...)
-		rng := rand.New(rand.NewPCG(m.cfg.Seed, uint64(epoch)))
-		rng.Shuffle(len(order), func(i, j int) { order[i], order[j] = order[j], order[i] })
+		order := m.epochOrder(ds.Split.Train, epoch)
 		batches := batchesOf(order, m.cfg.BatchSize)
 		for bi, graphs := range batches {
 			if err := ctx.Err(); err != nil {
