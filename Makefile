@@ -14,7 +14,7 @@ GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
 RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./spectral/... ./expander/... ./data/... ./plots/...
 
-.PHONY: all build demo test test-short vet bench fuzz repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
+.PHONY: all build demo test test-short vet bench fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
 all: build
 
@@ -53,6 +53,38 @@ fuzz:
 	$(GO) test -run=NONE -fuzz=FuzzReadSplitFile -fuzztime=20s ./data
 	$(GO) test -run=NONE -fuzz=FuzzParseSMILES -fuzztime=20s ./data/smiles
 	$(GO) test -run=NONE -fuzz=FuzzReadCheckpoint -fuzztime=20s ./gexph
+
+# --- The GPU device check (tools/gpu, docs/GPU.md) ------------------------------------
+#
+# gpu-bundle builds here what tools/gpu/check.sh runs on a machine with an NVIDIA GPU
+# and no Go: the gexph command and the gexph package's test binary with the xla tag
+# (cgo), stripped and gzipped, and the few data files the check reads (the shared data
+# does not travel). Carry build/gpu and run `bash tools/gpu/check.sh` there.
+
+GPU_BUNDLE     := $(BUILD)/gpu
+GPU_DATA       := $(or $(GEXPH_DATA),../shared/data)
+# What the check reads: Amazon Computers, the MNIST files of one batch, Peptides-func.
+GPU_DATA_FILES := gnn-benchmark/amazon-computers.zip \
+  mnist/mnist_batch_0.png mnist/mnist_batch_1.png mnist/t10k-images-idx3-ubyte.gz \
+  mnist/t10k-labels-idx1-ubyte.gz mnist/train-labels-idx1-ubyte.gz \
+  peptides-func/peptide_multi_class_dataset.csv.gz peptides-func/splits_random_stratified_peptide.json
+GPU_MAX_MIB    := 56
+
+## gpu-bundle: cross-build the XLA binaries and collect the data of the GPU check into build/gpu.
+gpu-bundle:
+	rm -rf $(GPU_BUNDLE) && mkdir -p $(GPU_BUNDLE)/data
+	CGO_ENABLED=1 $(GO) build -tags xla -trimpath -ldflags='-s -w' -o $(GPU_BUNDLE)/gexph ./tools/gexph
+	CGO_ENABLED=1 $(GO) test -c -tags xla -trimpath -ldflags='-s -w' -o $(GPU_BUNDLE)/gexph.test ./gexph
+	gzip -9 $(GPU_BUNDLE)/gexph $(GPU_BUNDLE)/gexph.test
+	@for f in $(GPU_DATA_FILES); do \
+	  if [ ! -f "$(GPU_DATA)/$$f" ]; then echo "gpu-bundle: $(GPU_DATA)/$$f is missing (GEXPH_DATA names the data root)"; exit 1; fi; \
+	  mkdir -p "$(GPU_BUNDLE)/data/$$(dirname $$f)" && cp "$(GPU_DATA)/$$f" "$(GPU_BUNDLE)/data/$$f"; \
+	done
+	@(cd $(GPU_BUNDLE) && echo "commit $$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD 2>/dev/null || echo +dirty)" > BUILD && \
+	  $(GO) version >> BUILD && find . -type f ! -name BUILD ! -name SHA256SUMS -print0 | sort -z | xargs -0 sha256sum > SHA256SUMS)
+	@size=$$(du -sb $(GPU_BUNDLE) | cut -f1); mib=$$(( (size + 1048575) / 1048576 )); \
+	  echo "$(GPU_BUNDLE): $$mib MiB (limit $(GPU_MAX_MIB) MiB)"; \
+	  if [ $$mib -gt $(GPU_MAX_MIB) ]; then echo "gpu-bundle: over $(GPU_MAX_MIB) MiB: it would not travel"; exit 1; fi
 
 # --- REPL symbols and notebooks (tools/repl, tools/gotools, notebooks) ---------------
 #

@@ -4,8 +4,33 @@ package gexph
 
 import (
 	"context"
+	"os"
 	"testing"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/layers"
 )
+
+// xlaUnderTest returns the XLA backend the tests run on: $GEXPH_XLA_BACKEND (e.g.
+// "xla:/path/to/xla_cuda_plugin.so,tf32=false", as tools/gpu/check.sh sets it), else
+// XLA's CPU plugin. When it cannot be opened the test is skipped, unless
+// $GEXPH_XLA_REQUIRED is set (the device check), where that is a failure.
+func xlaUnderTest(t *testing.T) string {
+	t.Helper()
+	spec := os.Getenv("GEXPH_XLA_BACKEND")
+	if spec == "" {
+		spec = "xla:cpu"
+	}
+	b, err := NewBackend(spec)
+	if err != nil {
+		if os.Getenv("GEXPH_XLA_REQUIRED") != "" {
+			t.Fatalf("XLA backend %q: %v", spec, err)
+		}
+		t.Skipf("no XLA backend %q: %v", spec, err)
+	}
+	b.Finalize()
+	return spec
+}
 
 func TestXLABackendMissingPlugin(t *testing.T) {
 	if _, err := NewBackend("xla:/nonexistent/pjrt_plugin.so"); err == nil {
@@ -13,18 +38,76 @@ func TestXLABackendMissingPlugin(t *testing.T) {
 	}
 }
 
-// TestXLATrainsWhenAvailable trains one epoch on XLA's CPU plugin when it is installed.
+// TestXLATrainsWhenAvailable trains two epochs of a tiny model on the XLA backend: the
+// run completes, and the result names the backend.
 func TestXLATrainsWhenAvailable(t *testing.T) {
-	if _, err := NewBackend("xla:cpu"); err != nil {
-		t.Skipf("no XLA CPU plugin: %v", err)
-	}
+	spec := xlaUnderTest(t)
 	cfg := tinyConfig()
-	cfg.Epochs = 1
-	res, err := Train(context.Background(), cfg, tinyNodeDataset(8, 1), TrainOptions{Backend: "xla:cpu"})
+	cfg.Epochs = 2
+	res, err := Train(context.Background(), cfg, tinyNodeDataset(8, 1), TrainOptions{Backend: spec})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Backend != "xla:cpu" || res.Epochs != 1 {
+	if res.Backend != spec || res.Epochs != 2 {
 		t.Errorf("result %+v", res)
+	}
+}
+
+// TestXLAMatchesGoBackend holds XLA to the go backend on one batch: inference outputs,
+// training-mode outputs, loss and every gradient within 1e-4 relative, for batches of
+// graphs (padded, categorical edges, mean pooling with PE) and a transductive graph.
+func TestXLAMatchesGoBackend(t *testing.T) {
+	spec := xlaUnderTest(t)
+	for _, tc := range []struct {
+		name string
+		ds   *data.Dataset
+		edit func(c *Config)
+	}{
+		{"node-gatedgcn", tinyNodeDataset(8, 3), func(c *Config) {}},
+		{"graph-categorical-edges", categoricalEdges(tinyGraphDataset(data.GraphClassification, 8, 3), 3), func(c *Config) {}},
+		{"graph-mean-eslappe", tinyGraphDataset(data.GraphRegression, 8, 3), func(c *Config) {
+			c.Pooling, c.PE, c.PESize, c.Metric = layers.PoolMean, PEESLap, 4, MetricMAE
+		}},
+		{"transductive", tinyTransductiveDataset(5), func(c *Config) {}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := tinyConfig()
+			cfg.Layers = 2
+			tc.edit(&cfg)
+			res, err := CompareBackends(cfg, tc.ds, CompareOptions{Backend: spec})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.OK {
+				t.Errorf("%s against go: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g",
+					spec, res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.RelErr)
+			}
+		})
+	}
+}
+
+// TestXLAMatchesGoOnPATTERN holds XLA to the go backend on a batch of 32 generated
+// PATTERN graphs with the paper's PATTERN preset (dropout off).
+func TestXLAMatchesGoOnPATTERN(t *testing.T) {
+	spec := xlaUnderTest(t)
+	if testing.Short() {
+		t.Skip("a full PATTERN batch: skipped with -short")
+	}
+	cfg, err := Preset("pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := data.Load("pattern", data.LoadOptions{Seed: cfg.Seed, TrainGraphs: cfg.BatchSize, ValGraphs: 1, TestGraphs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := CompareBackends(cfg, ds, CompareOptions{Backend: spec})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("PATTERN %d graphs: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g",
+		res.Graphs, res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.RelErr)
+	if !res.OK {
+		t.Errorf("%s differs from go beyond %g", spec, res.Tolerance)
 	}
 }

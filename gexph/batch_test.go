@@ -8,9 +8,7 @@ import (
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
-	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
-	"github.com/gomlx/gomlx/ml/model"
 )
 
 func newTestModel(t *testing.T, cfg Config, ds *data.Dataset, padding string) *Model {
@@ -168,35 +166,11 @@ func relDiff(a, b []float32) float64 {
 // gradients returns the gradient of the training loss on b for every trainable variable.
 func gradients(t *testing.T, m *Model, b *Batch) map[string][]float32 {
 	t.Helper()
-	if err := m.checkPresence(b); err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
-		g := ins[0].Graph()
-		scope.SetTraining(g, true)
-		in := m.bind(ins)
-		loss := m.lossGraph(m.modelGraph(scope, in), in)
-		names = names[:0]
-		for v := range scope.IterVariables() {
-			if v.Trainable && v.InUseByGraph(g) {
-				names = append(names, v.Path())
-			}
-		}
-		return scope.BuildTrainableVariablesGradientsGraph(loss)
-	})
+	p, err := m.lossGradients(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	outs, err := e.Call(b.tensors()...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	grads := map[string][]float32{}
-	for i, o := range outs {
-		grads[names[i]] = tensors.MustCopyFlatData[float32](o)
-	}
-	return grads
+	return p.grads
 }
 
 // TestPaddingDoesNotChangeResults compares a padded and an unpadded model with the same

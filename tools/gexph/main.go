@@ -11,6 +11,7 @@
 //	data       statistics of a data set
 //	train      train and evaluate a model
 //	bench      benchmark expanders and training steps
+//	compare    hold a backend (XLA on a GPU) to the go backend on one batch
 //	reproduce  run a suite of the paper's experiments (resumable) and write RESULTS.md
 //	repl       an interactive Go interpreter with gexph's packages
 //
@@ -53,6 +54,7 @@ func commands() map[string]command {
 		"plot":      {"plot the training curves of runs (seeds as mean ± band)", runPlot, false},
 		"config":    {"print a preset's config (with overrides) as YAML to edit and pass to -config", runConfig, false},
 		"bench":     {"benchmark expanders and training steps", runBench, true},
+		"compare":   {"hold a backend (XLA on a GPU) to the go backend: outputs and gradients of one batch", runCompare, true},
 		"reproduce": {"run a suite of the paper's experiments and write RESULTS.md", runReproduce, true},
 		"repl":      {"an interactive Go interpreter with gexph's packages", runREPL, true},
 	}

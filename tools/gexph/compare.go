@@ -1,0 +1,128 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph"
+)
+
+// errBackendsDiffer is returned by compare when a difference exceeds the tolerance.
+var errBackendsDiffer = errors.New("the backends differ beyond the tolerance")
+
+func runCompare(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("compare", "-backend B [-reference go] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]", stderr)
+	fs.Usage = compareUsage(fs, stderr)
+	backend := fs.String("backend", "", "the backend under test, e.g. xla:/path/to/pjrt_plugin.so or xla:cpu")
+	reference := fs.String("reference", "go", "the backend it is held to")
+	cf := addConfigFlags(fs)
+	df := addDataFlags(fs, "pattern")
+	batch := fs.Int("batch", 0, "graphs in the batch (0: the config's batch_size); transductive data sets use their whole graph")
+	padding := fs.String("padding", "", "batch padding of both models: none, pow2, exp:B, linear:S (default: the tested backend's)")
+	tol := fs.Float64("tol", gexph.DefaultCompareTolerance, "largest relative difference max|a−b|/max|b| accepted per tensor")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	if *backend == "" {
+		return errors.New("-backend is required (e.g. -backend xla:/path/to/pjrt_plugin.so)")
+	}
+	if *batch < 0 {
+		return fmt.Errorf("-batch %d: want a number of graphs ≥ 0", *batch)
+	}
+	cfg, err := cf.load(*df.spec)
+	if err != nil {
+		return err
+	}
+	if *batch > 0 {
+		cfg.BatchSize = *batch
+	}
+	ds, err := data.Load(*df.spec, compareDataOptions(cfg, df))
+	if err != nil {
+		return fmt.Errorf("-dataset %s: %w", *df.spec, err)
+	}
+	res, err := gexph.CompareBackends(cfg, ds, gexph.CompareOptions{Backend: *backend, Reference: *reference, Padding: *padding, Tolerance: *tol})
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		if err := writeJSON(stdout, res); err != nil {
+			return err
+		}
+	} else {
+		printComparison(stdout, res)
+	}
+	if !res.OK {
+		w := worstDiff(res)
+		return fmt.Errorf("%w: %s against %s, worst %s (%.3g > %.3g)", errBackendsDiffer, res.Backend, res.Reference,
+			w.Name, w.RelErr, res.Tolerance)
+	}
+	return nil
+}
+
+// compareUsage prints the synopsis, examples and flags of compare.
+func compareUsage(fs interface{ PrintDefaults() }, w io.Writer) func() {
+	return func() {
+		fmt.Fprint(w, `Usage: gexph compare -backend B [-reference go] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]
+
+Builds a preset's model on two backends with the same weights and compares, on one
+batch, the inference outputs, the training-mode outputs and loss, and every gradient
+(dropout off). Exits 1 when a difference exceeds -tol.
+
+Examples:
+  gexph compare -backend xla:/path/to/xla_cuda_plugin.so -dataset pattern
+  gexph compare -backend xla:cpu -dataset computers -json
+  gexph compare -backend go:parallelism=1 -dataset cluster -batch 4
+
+Flags:
+`)
+		fs.PrintDefaults()
+	}
+}
+
+// compareDataOptions loads only what one batch needs: for generated and superpixel data
+// sets one batch of training graphs and one graph of each other split, unless the flags
+// say otherwise.
+func compareDataOptions(cfg gexph.Config, df dataFlags) data.LoadOptions {
+	lo := df.options(0)
+	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
+		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = max(cfg.BatchSize, 1), 1, 1
+	}
+	return gexph.DataOptions(cfg, lo)
+}
+
+// worstDiff is the largest difference of a comparison (a NaN one first).
+func worstDiff(r gexph.BackendComparison) gexph.TensorDiff {
+	w := r.Inference
+	for _, d := range []gexph.TensorDiff{r.Training, r.LossDiff, r.WorstGradient} {
+		if !(d.RelErr <= w.RelErr) { // NaN wins
+			w = d
+		}
+	}
+	return w
+}
+
+// printComparison writes the readable report of a comparison.
+func printComparison(w io.Writer, r gexph.BackendComparison) {
+	fmt.Fprintf(w, "backend      %s\nreference    %s\ndata set     %s (%d graphs, %d nodes, %d node rows padded)\nparameters   %d\n",
+		r.Backend, r.Reference, r.Dataset, r.Graphs, r.Nodes, r.PadNodes, r.Params)
+	fmt.Fprintf(w, "loss         %.7g against %.7g\n", r.Loss, r.RefLoss)
+	for _, d := range []gexph.TensorDiff{r.Inference, r.Training, r.LossDiff} {
+		fmt.Fprintf(w, "%-22s rel %.3g  (max abs %.3g over %d values)\n", d.Name, d.RelErr, d.MaxAbs, d.Size)
+	}
+	fmt.Fprintf(w, "gradients of %d variables, worst first:\n", len(r.Gradients))
+	for i, d := range r.Gradients {
+		if i == 5 {
+			fmt.Fprintf(w, "  … %d more\n", len(r.Gradients)-i)
+			break
+		}
+		fmt.Fprintf(w, "  %-40s rel %.3g  (max abs %.3g over %d values)\n", d.Name, d.RelErr, d.MaxAbs, d.Size)
+	}
+	verdict := "OK"
+	if !r.OK {
+		verdict = "DIFFERENT"
+	}
+	fmt.Fprintf(w, "verdict      %s (tolerance %.3g)\n", verdict, r.Tolerance)
+}

@@ -1,0 +1,278 @@
+#!/usr/bin/env bash
+# The device check of gexph's XLA/CUDA path (docs/GPU.md): run on a machine with an
+# NVIDIA GPU, JAX's CUDA PJRT plugin and no Go, with build/gpu (from `make gpu-bundle`)
+# carried beside the working tree:
+#
+#   bash tools/gpu/check.sh [STEP ...]     # default: every step, in this order
+#
+# Steps: tests equivalence bench-pattern train bench-cluster bench-mnist bench-peptides
+# bench-scaling attention. Each has its own time budget (seconds, below) inside a
+# global one (GEXPH_CHECK_SECONDS, default 540), so one hang cannot eat the session's
+# device time; a step cut short is reported as "timeout" and the next one runs.
+# Everything goes to $OUT (default build/gpu-out): check.json (the summary: device,
+# driver, plugin, each step's status, seconds and figures) and check.log (all output).
+#
+# Environment: GEXPH_PJRT_PLUGIN (the plugin's path, else found through python3),
+# GEXPH_GPU_BUNDLE (default build/gpu), GEXPH_CHECK_SECONDS, GEXPH_CHECK_DRYRUN=1 (run
+# the steps on the go backend with small sizes, no GPU needed: tests the plumbing).
+# Exit status: 0 every step passed, 1 a step failed or timed out, 2 no device, no
+# plugin or no bundle (nothing ran).
+set -uo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+BUNDLE=${GEXPH_GPU_BUNDLE:-$ROOT/build/gpu}
+OUT=${OUT:-$ROOT/build/gpu-out}
+DRYRUN=${GEXPH_CHECK_DRYRUN:-}
+DEADLINE=$(( $(date +%s) + ${GEXPH_CHECK_SECONDS:-540} ))
+ALL_STEPS="tests equivalence bench-pattern train bench-cluster bench-mnist bench-peptides bench-scaling attention"
+mkdir -p "$OUT"
+LOG=$OUT/check.log
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/gexph-gpu.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+: >"$LOG"
+
+log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$LOG" >&2; }
+
+# json_escape prints its argument as a JSON string.
+json_escape() {
+  local s=${1//\\/\\\\}
+  s=${s//\"/\\\"}
+  s=${s//$'\n'/\\n}
+  s=${s//$'\t'/ }
+  printf '"%s"' "$s"
+}
+
+# give_up writes a summary without steps and exits 2: nothing could run.
+give_up() {
+  local status=$1 msg=$2
+  log "gexph GPU check: $msg"
+  printf '{"status": %s, "message": %s, "steps": {}}\n' "$(json_escape "$status")" "$(json_escape "$msg")" >"$OUT/check.json"
+  exit 2
+}
+
+# --- What is there: device, plugin, CUDA libraries, bundle ---------------------------
+
+find_device() {
+  [ -n "$DRYRUN" ] && return 0
+  if ! command -v nvidia-smi >/dev/null 2>&1; then
+    give_up no-device "no NVIDIA GPU: nvidia-smi is not installed (this check needs a machine with an NVIDIA GPU and its driver)"
+  fi
+  if ! nvidia-smi -L 2>>"$LOG" | grep -q '^GPU '; then
+    give_up no-device "no NVIDIA GPU: nvidia-smi lists no device ($(nvidia-smi -L 2>&1 | head -1))"
+  fi
+  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader >"$WORK/device.txt" 2>>"$LOG"
+  nvidia-smi >>"$LOG" 2>&1
+  log "device: $(head -1 "$WORK/device.txt")"
+}
+
+# site_dirs prints python3's site-packages folders and the usual places of pip installs.
+site_dirs() {
+  command -v python3 >/dev/null 2>&1 &&
+    python3 -c 'import site, sys; print("\n".join(site.getsitepackages() + [site.getusersitepackages()] + sys.path))' 2>/dev/null
+  ls -d /usr/local/lib/python3*/dist-packages /usr/lib/python3/dist-packages /opt/*/.venv/lib/python3*/site-packages 2>/dev/null
+}
+
+find_plugin() {
+  [ -n "$DRYRUN" ] && { PLUGIN=""; return 0; }
+  PLUGIN=${GEXPH_PJRT_PLUGIN:-}
+  if [ -z "$PLUGIN" ] && command -v python3 >/dev/null 2>&1; then
+    local dir
+    dir=$(python3 -c 'import importlib.util, os; s = importlib.util.find_spec("jax_plugins.xla_cuda13") or importlib.util.find_spec("jax_plugins.xla_cuda12"); print(os.path.dirname(s.origin) if s and s.origin else "")' 2>>"$LOG")
+    [ -n "$dir" ] && [ -f "$dir/xla_cuda_plugin.so" ] && PLUGIN=$dir/xla_cuda_plugin.so
+  fi
+  if [ -z "$PLUGIN" ]; then
+    local d
+    for d in $(site_dirs | sort -u); do
+      for f in "$d"/jax_plugins/xla_cuda13/xla_cuda_plugin.so "$d"/jax_plugins/xla_cuda12/xla_cuda_plugin.so; do
+        [ -f "$f" ] && { PLUGIN=$f; break 2; }
+      done
+    done
+  fi
+  [ -n "$PLUGIN" ] && [ -f "$PLUGIN" ] ||
+    give_up no-plugin "no CUDA PJRT plugin: neither GEXPH_PJRT_PLUGIN nor python3's jax_plugins.xla_cuda13 (package jax-cuda13-pjrt) gives one"
+  log "plugin: $PLUGIN"
+}
+
+# cuda_env puts the CUDA libraries of the nvidia-* pip packages beside the plugin on the
+# library path, and points XLA at the folder that holds libdevice and ptxas.
+cuda_env() {
+  [ -n "$DRYRUN" ] && return 0
+  local site nv libs="" datadir="" d
+  site=$(dirname "$(dirname "$(dirname "$PLUGIN")")")
+  nv=$site/nvidia
+  if [ -d "$nv" ]; then
+    for d in "$nv"/*/lib "$nv"/*/lib64; do [ -d "$d" ] && libs=$libs:$d; done
+    d=$(find "$nv" -path '*nvvm/libdevice/libdevice*.bc' 2>/dev/null | head -1)
+    [ -n "$d" ] && datadir=$(dirname "$(dirname "$(dirname "$d")")")
+    d=$(find "$nv" -name ptxas -type f 2>/dev/null | head -1)
+    [ -n "$d" ] && export PATH=$(dirname "$d"):$PATH
+  fi
+  export LD_LIBRARY_PATH=${libs#:}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  if [ -n "$datadir" ] && [[ "${XLA_FLAGS:-}" != *xla_gpu_cuda_data_dir* ]]; then
+    export XLA_FLAGS="${XLA_FLAGS:+$XLA_FLAGS }--xla_gpu_cuda_data_dir=$datadir"
+  fi
+  export GOPJRT_CUDA_CHECKS=0
+  log "LD_LIBRARY_PATH=$LD_LIBRARY_PATH"
+  log "XLA_FLAGS=${XLA_FLAGS:-}"
+}
+
+# unpack puts the bundle's binaries (gzipped or not) into $WORK/bin.
+unpack() {
+  mkdir -p "$WORK/bin"
+  local name
+  for name in gexph gexph.test; do
+    if [ -f "$BUNDLE/$name.gz" ]; then
+      gzip -dc "$BUNDLE/$name.gz" >"$WORK/bin/$name" 2>>"$LOG" ||
+        python3 -c 'import gzip, shutil, sys; shutil.copyfileobj(gzip.open(sys.argv[1]), open(sys.argv[2], "wb"))' "$BUNDLE/$name.gz" "$WORK/bin/$name" ||
+        give_up no-bundle "cannot unpack $BUNDLE/$name.gz"
+    elif [ -f "$BUNDLE/$name" ]; then
+      cp "$BUNDLE/$name" "$WORK/bin/$name"
+    else
+      give_up no-bundle "no $name in $BUNDLE: run 'make gpu-bundle' on a machine with Go and carry build/gpu"
+    fi
+    chmod +x "$WORK/bin/$name"
+  done
+  if [ -f "$BUNDLE/SHA256SUMS" ] && command -v sha256sum >/dev/null 2>&1; then
+    (cd "$BUNDLE" && sha256sum --quiet -c SHA256SUMS >>"$LOG" 2>&1) || give_up no-bundle "$BUNDLE does not match its SHA256SUMS: rebuild it with 'make gpu-bundle'"
+  fi
+  GEXPH=$WORK/bin/gexph
+  DATA=$BUNDLE/data
+  [ -f "$BUNDLE/BUILD" ] && log "bundle: $(tr '\n' ' ' <"$BUNDLE/BUILD")"
+}
+
+# --- Running one step -----------------------------------------------------------------
+
+# budget SECONDS prints the step's budget cut to what the global deadline leaves.
+budget() {
+  local left=$(( DEADLINE - $(date +%s) ))
+  (( left < $1 )) && echo $(( left > 0 ? left : 0 )) || echo "$1"
+}
+
+# mem_start / mem_stop sample the device's used memory every 100 ms while a step runs
+# and print the peak in MiB (nvidia-smi; XLA's CUDA allocator does not preallocate here).
+mem_start() {
+  rm -f "$WORK/mem.txt"
+  [ -n "$DRYRUN" ] && return 0
+  nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits -lms 100 >"$WORK/mem.txt" 2>/dev/null &
+  MEMPID=$!
+}
+mem_stop() {
+  [ -n "${MEMPID:-}" ] && kill "$MEMPID" 2>/dev/null && wait "$MEMPID" 2>/dev/null
+  MEMPID=""
+  if [ -s "$WORK/mem.txt" ]; then sort -n "$WORK/mem.txt" | tail -1 | tr -d ' '; fi
+}
+
+# step NAME BUDGET CMD... runs one step under its budget and records its status, exit
+# code, seconds and peak device memory in $WORK/steps/NAME.meta, its output in
+# $WORK/steps/NAME.out and .err (summary.py reads them).
+step() {
+  local name=$1 secs rc status t0 peak
+  secs=$(budget "$2")
+  shift 2
+  mkdir -p "$WORK/steps"
+  if (( secs < 5 )); then
+    log "step $name: skipped, the check's time is spent"
+    printf 'status=skipped\nexit=0\nseconds=0\npeak_device_mib=\n' >"$WORK/steps/$name.meta"
+    return 0
+  fi
+  log "step $name (budget ${secs} s): $*"
+  t0=$(date +%s%N)
+  mem_start
+  timeout -k 10 "$secs" "$@" >"$WORK/steps/$name.out" 2>"$WORK/steps/$name.err"
+  rc=$?
+  peak=$(mem_stop)
+  cat "$WORK/steps/$name.out" >>"$LOG"
+  tail -n 40 "$WORK/steps/$name.err" >>"$LOG"
+  case $rc in
+    0) status=ok ;;
+    124 | 137) status=timeout ;;
+    *) status=failed ;;
+  esac
+  printf 'status=%s\nexit=%d\nseconds=%d.%03d\npeak_device_mib=%s\nbudget=%d\n' "$status" "$rc" \
+    $(( ($(date +%s%N) - t0) / 1000000000 )) $(( ($(date +%s%N) - t0) / 1000000 % 1000 )) "$peak" "$secs" >"$WORK/steps/$name.meta"
+  log "step $name: $status (exit $rc)"
+}
+
+# --- The steps ------------------------------------------------------------------------
+
+# xla BACKEND-OPTIONS prints the backend spec of the plugin ("go" in a dry run).
+xla() {
+  if [ -n "$DRYRUN" ]; then echo go; else echo "xla:$PLUGIN${1:+,$1}"; fi
+}
+
+# sz SMALL LARGE prints the size of a dry run or of the real check.
+sz() { if [ -n "$DRYRUN" ]; then echo "$1"; else echo "$2"; fi; }
+
+run_step() {
+  local small=""
+  [ -n "$DRYRUN" ] && small=1
+  case $1 in
+    tests)
+      # The XLA tests of the gexph package on CUDA (TF32 off: they hold XLA to 1e-4).
+      (cd "$ROOT/gexph" && GEXPH_XLA_BACKEND=$(xla tf32=false) GEXPH_XLA_REQUIRED=${DRYRUN:-1} \
+        step tests 120 "$WORK/bin/gexph.test" -test.run 'XLA|CompareBackends' -test.v -test.timeout 110s) ;;
+    equivalence)
+      # Forward outputs and gradients on CUDA against the go backend, to 1e-4 relative:
+      # PATTERN (a batch of 32 graphs) and Amazon Computers (the whole graph); then
+      # PATTERN with TF32 on (XLA's default on CUDA), reported at 1e-2.
+      step equivalence-pattern 60 "$GEXPH" compare -backend "$(xla tf32=false)" -dataset pattern ${small:+-batch 4} -json
+      step equivalence-computers 90 "$GEXPH" compare -backend "$(xla tf32=false)" -dataset computers -data-dir "$DATA" \
+        ${small:+-set layers=1 -set hidden_dim=16} -json
+      step equivalence-pattern-tf32 45 "$GEXPH" compare -backend "$(xla)" -dataset pattern -tol 1e-2 ${small:+-batch 4} -json ;;
+    bench-pattern | bench-cluster | bench-mnist | bench-peptides)
+      local preset=${1#bench-}
+      [ "$preset" = peptides ] && preset=peptides-func
+      step "$1" 75 "$GEXPH" bench -case model -preset "$preset" -data-dir "$DATA" -backend "$(xla)" ${small:+-batch 2 -steps 1} -json ;;
+    bench-scaling)
+      # The scaling preset on a planted-partition graph of 10⁶ nodes, width 64.
+      step bench-scaling 150 "$GEXPH" bench -case model -preset scaling -dataset "planted:$(sz 2000 1000000)" \
+        -set '{"hidden_dim":64}' -backend "$(xla)" ${small:+-steps 1} -json ;;
+    train)
+      # The pattern preset on 2,000 generated graphs for 5 epochs.
+      step train 150 "$GEXPH" train -dataset pattern -preset pattern -train-graphs "$(sz 40 2000)" \
+        -val-graphs "$(sz 8 500)" -test-graphs "$(sz 8 500)" -epochs "$(sz 1 5)" \
+        -backend "$(xla)" -out "$WORK/run-pattern" -quiet -json ;;
+    attention)
+      # The same Exphormer attention layer: gexph on CUDA, then PyTorch on the same GPU.
+      local n=$(sz 500 10000) e=$(sz 4000 120000)
+      step attention-gexph 60 "$GEXPH" bench -case attention -n "$n" -e "$e" -hidden 64 -heads 4 -backend "$(xla)" -json
+      if [ -n "$DRYRUN" ] && ! python3 -c 'import torch' 2>/dev/null; then
+        step attention-torch 10 true
+      else
+        step attention-torch 60 python3 "$HERE/torch_attention_step.py" --n "$n" --e "$e" --d 64 --heads 4 \
+          --device "$(sz cpu cuda)" --json
+      fi ;;
+    *)
+      log "unknown step $1 (steps: $ALL_STEPS)"
+      return 1 ;;
+  esac
+}
+
+# summary writes check.json (summary.py) from the device facts and the steps' records.
+summary() {
+  python3 "$HERE/summary.py" --status "$1" --work "$WORK" --bundle "$BUNDLE" --plugin "${PLUGIN:-}" \
+    ${DRYRUN:+--dryrun} >"$OUT/check.json" 2>>"$LOG" ||
+    printf '{"status": "%s", "message": "summary.py failed: see check.log"}\n' "$1" >"$OUT/check.json"
+}
+
+main() {
+  local steps=("$@") s failed=0
+  [ ${#steps[@]} -eq 0 ] && read -r -a steps <<<"$ALL_STEPS"
+  for s in "${steps[@]}"; do
+    [[ " $ALL_STEPS " == *" $s "* ]] || give_up bad-step "unknown step $s (steps: $ALL_STEPS)"
+  done
+  find_device
+  find_plugin
+  unpack
+  cuda_env
+  for s in "${steps[@]}"; do
+    run_step "$s"
+  done
+  grep -lE '^status=(failed|timeout)$' "$WORK"/steps/*.meta >/dev/null 2>&1 && failed=1
+  summary "$([ $failed -eq 0 ] && echo ok || echo failed)"
+  log "summary: $OUT/check.json"
+  return $failed
+}
+
+main "$@"
