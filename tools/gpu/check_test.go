@@ -13,6 +13,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gexph/gexph/internal/shareddata"
 )
 
 // checkScript is the script under test, beside this file.
@@ -114,10 +116,8 @@ func TestCheckDryRunRecordsEveryStep(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the command: skipped with -short")
 	}
-	shared := filepath.Join("..", "..", "..", "shared", "data")
-	if _, err := os.Stat(filepath.Join(shared, "gnn-benchmark", "amazon-computers.zip")); err != nil {
-		t.Skipf("no shared data beside the module: %v", err)
-	}
+	shared := shareddata.Path(t, ".")
+	shareddata.Path(t, "gnn-benchmark/amazon-computers.zip")
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 for the summary")
 	}
@@ -130,11 +130,7 @@ func TestCheckDryRunRecordsEveryStep(t *testing.T) {
 			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
 	}
-	abs, err := filepath.Abs(shared)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(abs, filepath.Join(bundle, "data")); err != nil {
+	if err := os.Symlink(shared, filepath.Join(bundle, "data")); err != nil {
 		t.Fatal(err)
 	}
 	steps := []string{"tests", "equivalence", "bench-pattern", "train", "attention"}
