@@ -353,10 +353,19 @@ func killedRunConfig() (Config, *data.Dataset) {
 	return cfg, tinyNodeDataset(16, 25)
 }
 
-// runKilledRunChild is the child process of the kill test.
+// killChildForceEnv makes the child of killChildEnv replace the run in its directory
+// (Force) with a run of the next seed instead of resuming.
+const killChildForceEnv = "GEXPH_TEST_KILLED_RUN_FORCE"
+
+// runKilledRunChild is the child process of the kill tests.
 func runKilledRunChild(dir string) int {
 	cfg, ds := killedRunConfig()
-	if _, err := Train(context.Background(), cfg, ds, TrainOptions{OutDir: dir, Resume: true}); err != nil {
+	opts := TrainOptions{OutDir: dir, Resume: true}
+	if os.Getenv(killChildForceEnv) != "" {
+		cfg.Seed++
+		opts = TrainOptions{OutDir: dir, Force: true}
+	}
+	if _, err := Train(context.Background(), cfg, ds, opts); err != nil {
 		os.Stderr.WriteString(err.Error() + "\n")
 		return 1
 	}
@@ -404,12 +413,62 @@ func TestKilledAtRandomPointsResumesToTheUninterruptedResult(t *testing.T) {
 	}
 }
 
-// childRun runs the kill test's training run into dir in a child process, killed after
-// delay (0: run to the end).
-func childRun(t *testing.T, dir string, delay time.Duration) error {
+// A forced run killed (SIGKILL) at random points leaves, once the directory is opened
+// again, one whole run: the earlier one, byte for byte, or the new one with its
+// checkpoint — never a mixture, never nothing.
+func TestForcedRunKilledAtRandomPointsLeavesOneWholeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains several runs in child processes")
+	}
+	earlier := t.TempDir()
+	if err := childRun(t, earlier, 0); err != nil {
+		t.Fatalf("earlier run: %v", err)
+	}
+	before := dirSnapshot(t, earlier)
+	start := time.Now()
+	if err := childRun(t, t.TempDir(), 0, killChildForceEnv+"=1"); err != nil {
+		t.Fatalf("forced run: %v", err)
+	}
+	whole := time.Since(start)
+	rng := rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), 29))
+	for i := 0; i < 6; i++ {
+		dir := t.TempDir()
+		for name, content := range before {
+			if err := os.WriteFile(filepath.Join(dir, name), []byte(content), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		delay := time.Duration(rng.Float64() * float64(whole))
+		if err := childRun(t, dir, delay, killChildForceEnv+"=1"); err != nil {
+			t.Fatalf("forced run killed after %v: %v", delay, err)
+		}
+		rd, err := openRunDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rd.close()
+		info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
+		switch {
+		case err != nil:
+			t.Errorf("killed after %v: %v", delay, err)
+		case info.Config.Seed == tinyConfig().Seed:
+			requireUntouched(t, "forced run killed after "+delay.String(), dir, before)
+		default:
+			requireParsableRunDir(t, dir, delay)
+			if _, err := os.Stat(filepath.Join(dir, replacedDir)); !errors.Is(err, fs.ErrNotExist) {
+				t.Errorf("killed after %v: the replaced run is still there beside the new run's epoch %d", delay, info.Epoch)
+			}
+		}
+		t.Logf("killed after %v: last.ckpt holds epoch %d of seed %d", delay, info.Epoch, info.Config.Seed)
+	}
+}
+
+// childRun runs the kill tests' training run into dir in a child process, killed after
+// delay (0: run to the end), with env added to the environment.
+func childRun(t *testing.T, dir string, delay time.Duration, env ...string) error {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run", "^$")
-	cmd.Env = append(os.Environ(), killChildEnv+"="+dir)
+	cmd.Env = append(append(os.Environ(), killChildEnv+"="+dir), env...)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
