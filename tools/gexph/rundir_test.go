@@ -327,17 +327,20 @@ func TestSIGTERMEndsTheRunCleanlyAndSaysHowToContinue(t *testing.T) {
 	pr, pw := io.Pipe()
 	cmd := startCLI(t, pw, args...)
 	var errOut bytes.Buffer
-	sc := bufio.NewScanner(pr)
-	for sc.Scan() {
-		errOut.WriteString(sc.Text() + "\n")
-		if strings.HasPrefix(sc.Text(), "epoch 1/5") {
-			cmd.Process.Signal(syscall.SIGTERM)
-			break
+	done := make(chan struct{})
+	go func() { // reads stderr to its end, sending SIGTERM after the first epoch
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			errOut.WriteString(sc.Text() + "\n")
+			if strings.HasPrefix(sc.Text(), "epoch 1/5") {
+				cmd.Process.Signal(syscall.SIGTERM)
+			}
 		}
-	}
-	go io.Copy(&errOut, pr)
+	}()
 	err := cmd.Wait()
 	pw.Close()
+	<-done
 	if err == nil {
 		t.Fatalf("a run sent SIGTERM exited 0:\n%s", errOut.String())
 	}
