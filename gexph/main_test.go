@@ -8,8 +8,12 @@ import (
 )
 
 // TestMain reserves the heap headroom the pure-Go backend's SIMD kernels need (see
-// gexph.SetupRuntime) while the test binary's heap is still fresh.
+// gexph.SetupRuntime) while the test binary's heap is still fresh. With killChildEnv
+// set, the binary is the training run that the kill test interrupts.
 func TestMain(m *testing.M) {
 	sysinfo.ReserveHeapHeadroom()
+	if dir := os.Getenv(killChildEnv); dir != "" {
+		os.Exit(runKilledRunChild(dir))
+	}
 	os.Exit(m.Run())
 }

@@ -116,9 +116,8 @@ func TestResumeRefusesAnotherDataset(t *testing.T) {
 }
 
 // A run cannot start in a directory another process holds; a run that starts removes
-// the temporary files of an interrupted write and the result of an earlier run, even
-// when it fails before writing its own.
-func TestRunDirectoryIsLockedAndCleaned(t *testing.T) {
+// the temporary files of interrupted writes, even when it ends before writing its own.
+func TestRunDirectoryIsLockedAndTemporariesRemoved(t *testing.T) {
 	ds := tinyNodeDataset(6, 12)
 	cfg := tinyConfig()
 	cfg.Epochs = 1
@@ -131,7 +130,7 @@ func TestRunDirectoryIsLockedAndCleaned(t *testing.T) {
 		t.Errorf("locked directory: error %v, want ErrLocked", err)
 	}
 	held.Release()
-	stale := []string{".last.ckpt.tmp123", ".best.ckpt.tmp9", ".log.jsonl.tmp4", ResultFile}
+	stale := []string{".last.ckpt.tmp123", ".best.ckpt.tmp9", ".log.jsonl.tmp4", ".result.json.tmp1"}
 	for _, name := range stale {
 		if err := os.WriteFile(filepath.Join(dir, name), []byte("stale"), 0o644); err != nil {
 			t.Fatal(err)

@@ -20,7 +20,10 @@ import (
 // epoch lines belong to. Every later line is one EpochStats.
 type LogHeader struct {
 	Dataset string `json:"dataset"`
-	Preset  string `json:"preset"`
+	// DatasetFingerprint identifies the data's content (data.Dataset.Fingerprint; empty
+	// in logs of older versions and of runs without an output directory).
+	DatasetFingerprint string `json:"dataset_fingerprint,omitempty"`
+	Preset             string `json:"preset"`
 	// Metric names train_metric, val_metric and test_metric of the epoch lines.
 	Metric  string `json:"metric"`
 	Seed    uint64 `json:"seed"`
@@ -78,7 +81,7 @@ type runLogs struct {
 func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset string) (*runLogs, error) {
 	l := &runLogs{}
 	if opts.OutDir != "" {
-		hdr := LogHeader{Dataset: dataset, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: Version(), Config: cfg}
+		hdr := LogHeader{Dataset: dataset, DatasetFingerprint: info.DatasetFingerprint, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: Version(), Config: cfg}
 		var js, cs bytes.Buffer
 		if err := json.NewEncoder(&js).Encode(hdr); err != nil {
 			return nil, err

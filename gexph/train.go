@@ -9,14 +9,10 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/gexph/gexph/data"
-	"github.com/gexph/gexph/internal/atomicfile"
-	"github.com/gexph/gexph/internal/dirlock"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gomlx/compute/dtypes"
@@ -45,8 +41,16 @@ type TrainOptions struct {
 	// Log receives a progress line per epoch (and a bar on a terminal); nil is silent.
 	Log io.Writer
 	// Resume continues from OutDir/last.ckpt when it exists. The checkpoint's config
-	// must equal the run's apart from epochs and patience.
+	// must equal the run's apart from epochs and patience, and its data the run's.
+	// Without last.ckpt the run starts afresh, but only where that overwrites nothing
+	// it would not write again (an empty directory, or what this same run left when it
+	// was killed before its first checkpoint); Train refuses otherwise.
 	Resume bool
+	// Force starts afresh in an OutDir that holds a run (without it Train refuses,
+	// ErrRunExists). The earlier run's files are moved aside and removed only once the
+	// new run has written its first last.ckpt; should the new run end before that (an
+	// error, an interruption, a kill), they come back.
+	Force bool
 	// StopAfter, if positive, stops the run after that many epochs of this call (the
 	// checkpoint allows resuming later); the schedule still follows Config.Epochs.
 	StopAfter int
@@ -498,21 +502,76 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 // graphs shuffled per epoch by the seed; transductive ones full-batch with the loss on
 // the training nodes. The same seed gives the same run; a resumed run (opts.Resume)
 // continues exactly as an uninterrupted one.
+//
+// Train locks opts.OutDir first and checks everything (config, data, memory, model,
+// the checkpoint to resume) before it writes, moves or removes a file there; see
+// rundir.go for what it promises about the directory. A run ended by ctx returns an
+// *InterruptedError saying what last.ckpt holds.
 func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions) (*Result, error) {
 	start := time.Now()
-	if err := cfg.Validate(); err != nil {
+	if err := checkTrainOptions(cfg, opts); err != nil {
 		return nil, err
 	}
 	if ds == nil {
 		return nil, errors.New("train: nil data set")
 	}
+	rd, err := openOutDir(opts)
+	if err != nil {
+		return nil, err
+	}
+	return trainIn(ctx, cfg, ds, opts, rd, start)
+}
+
+// checkTrainOptions checks cfg and the options that do not need the data.
+func checkTrainOptions(cfg Config, opts TrainOptions) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	switch {
+	case opts.Resume && opts.Force:
+		return errors.New("train: Resume and Force exclude each other (gexph train -resume, -force)")
+	case opts.Resume && opts.OutDir == "":
+		return errors.New("train: Resume needs OutDir")
+	case opts.Force && opts.OutDir == "":
+		return errors.New("train: Force needs OutDir")
+	}
+	return nil
+}
+
+// openOutDir creates and locks opts.OutDir (nil without one).
+func openOutDir(opts TrainOptions) (*runDir, error) {
+	if opts.OutDir == "" {
+		return nil, nil
+	}
+	rd, err := openRunDir(opts.OutDir)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return rd, nil
+}
+
+// trainIn is Train in the run directory rd (nil: none), which it closes: an earlier run
+// that this one was to replace comes back if this one ends before its first checkpoint.
+func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions, rd *runDir, start time.Time) (res *Result, err error) {
+	if rd != nil {
+		defer func() {
+			if cerr := rd.close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("train: %w", cerr))
+			}
+		}()
+	}
 	if err := ds.Validate(); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	// The fingerprint (a pass over all the data) is for checkpoints only.
-	fingerprint := ""
-	if opts.OutDir != "" {
-		fingerprint = ds.Fingerprint()
+	id := runIdentity{cfg: cfg, dataset: ds.Name}
+	var ck *loadedCheckpoint
+	var replaced []string
+	if rd != nil {
+		id.fingerprint = ds.Fingerprint()
+		if ck, replaced, err = rd.start(opts, id); err != nil {
+			return nil, fmt.Errorf("train: %w", err)
+		}
 	}
 	ds = subsetSplit(ds, &cfg)
 	if !opts.NoMemoryCheck {
@@ -524,6 +583,52 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))
 	}
 	prog := newProgress(opts.Log, cfg.Metric, cfg.Epochs)
+	m, err := buildTrainModel(ctx, cfg, ds, opts, prog)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetFingerprint: id.fingerprint}
+	switch {
+	case ck != nil:
+		if err := ck.restore(m.store); err != nil {
+			return nil, err
+		}
+		m.weightsChanged()
+		info.Epoch, info.BestEpoch, info.BestVal, info.History = ck.info.Epoch, ck.info.BestEpoch, ck.info.BestVal, ck.info.History
+	case opts.Resume:
+		prog.printf("no checkpoint in %s: starting from scratch", opts.OutDir)
+	}
+	// Everything is checked: from here on the run writes.
+	if err := prepareFiles(rd, ck, replaced); err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	if ck != nil {
+		prog.printf("resuming after epoch %d", info.Epoch)
+	}
+	return runEpochs(ctx, m, ds, opts, rd, &info, prog, start)
+}
+
+// prepareFiles readies the checked run directory for the run's first write: the files of
+// an earlier run that the run replaces are moved aside; the result of a run that it
+// continues goes, so that result.json is never older than the checkpoints.
+func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
+	switch {
+	case rd == nil:
+	case len(replaced) > 0:
+		return rd.replace(replaced)
+	case ck != nil:
+		if err := os.Remove(rd.path(ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// buildTrainModel builds the model of a run (with the attention graphs of a
+// second-stage Spexphormer config) and precomputes the positional encodings of a graph
+// data set.
+func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions, prog *progress) (*Model, error) {
 	var layerGraphs *LayerGraphs
 	if cfg.SparseAttentionK > 0 {
 		if opts.ScoresFrom == "" {
@@ -543,67 +648,28 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	if err != nil {
 		return nil, err
 	}
-	defer m.Close()
 	prog.printf("gexph: %s, preset %q: %d parameters, backend %s", ds.Name, cfg.Preset, m.ParamCount(), m.Backend())
 	if m.pe != nil && !m.spec.transductive {
 		all := append(append(append([]int(nil), ds.Split.Train...), ds.Split.Val...), ds.Split.Test...)
 		prog.phase("positional encodings of %d graphs", len(all))
 		if err := m.pe.precompute(ds, all, numWorkers()); err != nil {
+			m.Close()
 			return nil, err
 		}
 	}
-	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetFingerprint: fingerprint}
-	if opts.OutDir != "" {
-		if err := os.MkdirAll(opts.OutDir, 0o755); err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-		lock, err := dirlock.Acquire(opts.OutDir)
-		if err != nil {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-		defer lock.Release()
-		// Under the lock no other run writes here: what a killed run left half-written
-		// goes, and so does the result of a finished run that this one continues.
-		for _, name := range RunFiles() {
-			if err := atomicfile.RemoveTemps(filepath.Join(opts.OutDir, name)); err != nil {
-				return nil, fmt.Errorf("train: %w", err)
-			}
-		}
-		if err := os.Remove(filepath.Join(opts.OutDir, ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("train: %w", err)
-		}
-	}
-	if opts.Resume {
-		if opts.OutDir == "" {
-			return nil, errors.New("train: Resume needs OutDir")
-		}
-		ck, err := readCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile))
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			prog.printf("no checkpoint in %s: starting from scratch", opts.OutDir)
-		case err != nil:
-			return nil, err
-		default:
-			if changes := runChanges(ck.info.Config, cfg); len(changes) > 0 {
-				return nil, fmt.Errorf("train: the checkpoint in %s was made with another config (%s; only epochs and patience may change)", opts.OutDir, strings.Join(changes, ", "))
-			}
-			if err := sameDataset(ck.info, ds.Name, fingerprint); err != nil {
-				return nil, fmt.Errorf("train: the checkpoint in %s %w", opts.OutDir, err)
-			}
-			if err := ck.restore(m.store); err != nil {
-				return nil, err
-			}
-			m.weightsChanged()
-			info.Epoch, info.BestEpoch, info.BestVal, info.History = ck.info.Epoch, ck.info.BestEpoch, ck.info.BestVal, ck.info.History
-			prog.printf("resuming after epoch %d", info.Epoch)
-		}
-	}
+	return m, nil
+}
+
+// runEpochs trains the epochs after info's, checkpointing and logging each in rd, and
+// writes result.json at the end.
+func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOptions, rd *runDir, info *CheckpointInfo, prog *progress, start time.Time) (*Result, error) {
+	cfg := m.cfg
 	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(),
 		Seed: cfg.Seed, Version: Version(), Config: cfg}
 	if w := WarmupEpochs(cfg); w != cfg.WarmupEpochs {
 		prog.printf("warm-up shortened from %d to %d epochs for a run of %d epochs", cfg.WarmupEpochs, w, cfg.Epochs)
 	}
-	logs, err := openRunLogs(opts, info, cfg, ds.Name)
+	logs, err := openRunLogs(opts, *info, cfg, ds.Name)
 	if err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
@@ -620,6 +686,16 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 		res.PeakRSSMB = sysinfo.PeakRSSMB()
 		return res
 	}
+	interrupted := func(epoch int, err error) error {
+		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
+			return fmt.Errorf("train: %w", err)
+		}
+		ie := &InterruptedError{Epoch: epoch, OutDir: opts.OutDir, Err: ctx.Err()}
+		if rd != nil {
+			ie.Saved, ie.Restored = info.Epoch, rd.replaced
+		}
+		return fmt.Errorf("train: %w", ie)
+	}
 	ran := 0
 	if info.Epoch < cfg.Epochs {
 		prog.phase("compiling and training (expanders are drawn as batches are built)")
@@ -634,67 +710,18 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 			break
 		}
 		if err := ctx.Err(); err != nil {
-			return finish(), fmt.Errorf("train: %w", err)
+			return finish(), interrupted(epoch, err)
 		}
-		epochStart, epochCPU := time.Now(), sysinfo.ProcessCPUSeconds()
-		lr := LearningRate(cfg, epoch-1)
-		if err := m.SetLearningRate(lr); err != nil {
-			return nil, err
-		}
-		trainLoss, trainMetric, examples, trainSecs, err := m.trainEpoch(ctx, ds, epoch, prog)
+		st, err := m.runEpoch(ctx, ds, epoch, info, prog)
 		if err != nil {
-			return finish(), fmt.Errorf("train: %w", err)
+			return finish(), interrupted(epoch, err)
 		}
-		// A transductive graph scores every node in one pass: validation and test come
-		// together, and the test metric is logged every epoch (of graph data sets, only
-		// at a new best validation, when it is computed).
-		splits := []string{"val"}
-		if m.spec.transductive && len(ds.Split.Test) > 0 {
-			splits = append(splits, "test")
-		}
-		if m.miniBatch() {
-			prog.phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
-		}
-		val, err := m.evaluate(ds, splits)
-		if err != nil {
-			return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)
-		}
-		st := EpochStats{Epoch: epoch, TrainLoss: trainLoss, TrainMetric: trainMetric, ValLoss: val[0].Loss,
-			ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(examples) / math.Max(trainSecs, 1e-9)}
-		if len(val) > 1 {
-			st.TestMetric = &val[1].Metric
-		}
-		if info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal) {
-			st.Best = true
-			info.BestEpoch, info.BestVal = epoch, st.ValMetric
-			switch {
-			case len(val) > 1:
-			case len(ds.Split.Test) > 0:
-				test, err := m.evaluate(ds, []string{"test"})
-				if err != nil {
-					return finish(), fmt.Errorf("train: epoch %d: %w", epoch, err)
-				}
-				st.TestMetric = &test[0].Metric
-			}
-		}
-		st.Seconds = time.Since(epochStart).Seconds()
-		st.CPUSeconds = sysinfo.ProcessCPUSeconds() - epochCPU
 		info.Epoch = epoch
 		info.History = append(info.History, st)
 		ran++
 		prog.epoch(st)
-		if opts.OutDir != "" {
-			// best.ckpt first: should the run stop between the two writes, last.ckpt
-			// still holds the epoch before, and a resumed run repeats this epoch (the
-			// same seed gives the same epoch) and writes both again.
-			if st.Best {
-				if err := saveCheckpoint(filepath.Join(opts.OutDir, BestCheckpointFile), info, m.store); err != nil {
-					return finish(), fmt.Errorf("train: %w", err)
-				}
-			}
-			if err := saveCheckpoint(filepath.Join(opts.OutDir, LastCheckpointFile), info, m.store); err != nil {
-				return finish(), fmt.Errorf("train: %w", err)
-			}
+		if err := saveEpoch(rd, *info, st, m); err != nil {
+			return finish(), fmt.Errorf("train: %w", err)
 		}
 		if err := logs.epoch(st); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
@@ -702,12 +729,81 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	}
 	finish()
 	prog.printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
-	if opts.OutDir != "" {
-		if err := jsonfile.Write(filepath.Join(opts.OutDir, ResultFile), res); err != nil {
+	if rd != nil {
+		if err := jsonfile.Write(rd.path(ResultFile), res); err != nil {
 			return res, fmt.Errorf("train: %w", err)
 		}
 	}
 	return res, nil
+}
+
+// runEpoch trains and evaluates one epoch and returns its statistics; a new best
+// validation metric updates info's best epoch (once the epoch has succeeded).
+func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info *CheckpointInfo, prog *progress) (EpochStats, error) {
+	cfg := m.cfg
+	epochStart, epochCPU := time.Now(), sysinfo.ProcessCPUSeconds()
+	lr := LearningRate(cfg, epoch-1)
+	if err := m.SetLearningRate(lr); err != nil {
+		return EpochStats{}, err
+	}
+	trainLoss, trainMetric, examples, trainSecs, err := m.trainEpoch(ctx, ds, epoch, prog)
+	if err != nil {
+		return EpochStats{}, err
+	}
+	// A transductive graph scores every node in one pass: validation and test come
+	// together, and the test metric is logged every epoch (of graph data sets, only
+	// at a new best validation, when it is computed).
+	splits := []string{"val"}
+	if m.spec.transductive && len(ds.Split.Test) > 0 {
+		splits = append(splits, "test")
+	}
+	if m.miniBatch() {
+		prog.phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
+	}
+	val, err := m.evaluate(ds, splits)
+	if err != nil {
+		return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
+	}
+	st := EpochStats{Epoch: epoch, TrainLoss: trainLoss, TrainMetric: trainMetric, ValLoss: val[0].Loss,
+		ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(examples) / math.Max(trainSecs, 1e-9)}
+	if len(val) > 1 {
+		st.TestMetric = &val[1].Metric
+	}
+	st.Best = info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal)
+	if st.Best && len(val) == 1 && len(ds.Split.Test) > 0 {
+		test, err := m.evaluate(ds, []string{"test"})
+		if err != nil {
+			return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
+		}
+		st.TestMetric = &test[0].Metric
+	}
+	if st.Best {
+		info.BestEpoch, info.BestVal = epoch, st.ValMetric
+	}
+	st.Seconds = time.Since(epochStart).Seconds()
+	st.CPUSeconds = sysinfo.ProcessCPUSeconds() - epochCPU
+	return st, nil
+}
+
+// saveEpoch writes the checkpoints of a finished epoch to rd (nil: none): best.ckpt
+// first, should it be the best, then last.ckpt; the first last.ckpt of a run that
+// replaces an earlier one removes that run's files.
+func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
+	if rd == nil {
+		return nil
+	}
+	// Should the run stop between the two writes, last.ckpt still holds the epoch
+	// before, and a resumed run repeats this epoch (the same seed gives the same epoch)
+	// and writes both again.
+	if st.Best {
+		if err := saveCheckpoint(rd.path(BestCheckpointFile), info, m.store); err != nil {
+			return err
+		}
+	}
+	if err := saveCheckpoint(rd.path(LastCheckpointFile), info, m.store); err != nil {
+		return err
+	}
+	return rd.commit()
 }
 
 // sameDataset checks that a checkpoint was made on the data set named name with the
@@ -724,9 +820,16 @@ func sameDataset(ck CheckpointInfo, name, fingerprint string) error {
 }
 
 // TrainFromSpec loads the data set named by spec with data.Load (opts.Data, completed
-// by DataOptions) and trains cfg on it with Train.
+// by DataOptions) and trains cfg on it with Train. It locks opts.OutDir before loading,
+// so that a directory in use is refused at once; a data set that fails to load leaves
+// the directory as it was.
 func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptions) (*Result, error) {
-	if err := cfg.Validate(); err != nil {
+	start := time.Now()
+	if err := checkTrainOptions(cfg, opts); err != nil {
+		return nil, err
+	}
+	rd, err := openOutDir(opts)
+	if err != nil {
 		return nil, err
 	}
 	if opts.Log != nil {
@@ -734,9 +837,15 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 	}
 	ds, err := data.Load(spec, DataOptions(cfg, opts.Data))
 	if err != nil {
-		return nil, fmt.Errorf("train: %w", err)
+		err = fmt.Errorf("train: %w", err)
+		if rd != nil {
+			if cerr := rd.close(); cerr != nil {
+				err = errors.Join(err, fmt.Errorf("train: %w", cerr))
+			}
+		}
+		return nil, err
 	}
-	return Train(ctx, cfg, ds, opts)
+	return trainIn(ctx, cfg, ds, opts, rd, start)
 }
 
 // DataOptions completes lo for a run of cfg, as TrainFromSpec does: the seed of random

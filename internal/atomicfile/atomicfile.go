@@ -11,11 +11,13 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // Write writes what fill produces to a temporary file in path's directory (buffered),
-// syncs it, makes it readable by all (0644) and renames it over path. On any error the
-// temporary file is removed and path is left as it was; the error names path.
+// syncs it, makes it readable by all (0644), renames it over path and syncs the
+// directory, so that the new file survives a power cut once Write returns. On any error
+// the temporary file is removed and path is left as it was; the error names path.
 func Write(path string, fill func(w io.Writer) error) (err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -43,7 +45,43 @@ func Write(path string, fill func(w io.Writer) error) (err error) {
 	if err == nil {
 		err = os.Rename(tmp.Name(), path)
 	}
+	if err == nil {
+		err = SyncDir(filepath.Dir(path))
+	}
 	return err
+}
+
+// SyncDir flushes dir's entries (names created, renamed or removed in it) to disk. A
+// file system that cannot sync directories (EINVAL, as some network file systems
+// answer) is not an error.
+func SyncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	err = d.Sync()
+	if cerr := d.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil && !errors.Is(err, syscall.EINVAL) {
+		return fmt.Errorf("syncing directory %s: %w", dir, err)
+	}
+	return nil
+}
+
+// Rename renames oldpath to newpath (replacing newpath) and syncs the directories of
+// both, so that the move is on disk when Rename returns.
+func Rename(oldpath, newpath string) error {
+	if err := os.Rename(oldpath, newpath); err != nil {
+		return err
+	}
+	if err := SyncDir(filepath.Dir(newpath)); err != nil {
+		return err
+	}
+	if od := filepath.Dir(oldpath); od != filepath.Dir(newpath) {
+		return SyncDir(od)
+	}
+	return nil
 }
 
 // WriteBytes writes data to path atomically (see Write).

@@ -82,3 +82,35 @@ func TestRemoveTempsRemovesOnlyThatFilesTemporaries(t *testing.T) {
 		t.Errorf("left %q, want %q", got, want)
 	}
 }
+
+// Rename replaces the target and leaves nothing at the old name; SyncDir and Rename name
+// what they could not do.
+func TestRenameReplacesAndSyncDirNamesAMissingDirectory(t *testing.T) {
+	dir := t.TempDir()
+	from, to := filepath.Join(dir, "a"), filepath.Join(dir, "sub", "b")
+	if err := os.Mkdir(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(from, []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := Rename(from, to); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := os.ReadFile(to); err != nil || string(got) != "new" {
+		t.Errorf("target holds %q (%v), want the renamed file's \"new\"", got, err)
+	}
+	if _, err := os.Stat(from); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("old name still there (%v)", err)
+	}
+	missing := filepath.Join(dir, "nosuchdir")
+	if err := SyncDir(missing); err == nil || !strings.Contains(err.Error(), missing) {
+		t.Errorf("SyncDir of a missing directory: error %v, want one naming it", err)
+	}
+	if err := Rename(filepath.Join(dir, "gone"), to); err == nil {
+		t.Error("Rename of a missing file: no error")
+	}
+}

@@ -63,6 +63,9 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runAsMainEnv) == "1" {
 		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 	}
+	if dir := os.Getenv(holdLockEnv); dir != "" {
+		os.Exit(holdLock(dir))
+	}
 	os.Exit(m.Run())
 }
 

@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/gexph/gexph/gexph"
 )
@@ -101,8 +101,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: none on the go backend, pow2 for batches of graphs on XLA)")
 	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl, log.csv) and result.json")
-	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt")
-	force := fs.Bool("force", false, "start afresh in an -out directory that holds a run")
+	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt (same config but -epochs and patience, same data); without last.ckpt start afresh only where that overwrites nothing of another run")
+	force := fs.Bool("force", false, "start afresh in an -out directory that holds a run: its files are moved aside, removed once the new run has written its first checkpoint, and put back if it ends before")
 	tensorboard := fs.String("tensorboard", "", "also write TensorBoard scalars (an event file) to this directory")
 	asJSON := fs.Bool("json", false, "print the final result as one JSON object (without the per-epoch history)")
 	quiet := fs.Bool("quiet", false, "no progress output")
@@ -138,20 +138,20 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Data: df.options(0), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Force: *force, Data: df.options(0), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom}
 	if !*quiet {
 		opts.Log = stderr
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptContext()
 	defer stop()
+	if err := checkOutDirs(*out, seedList, *resume, *force); err != nil {
+		return err
+	}
 	if seedList == nil {
-		if err := checkOutDir(*out, *resume, *force); err != nil {
-			return err
-		}
 		opts.OutDir = *out
 		res, err := gexph.TrainFromSpec(ctx, *df.spec, cfg, opts)
 		if err != nil {
-			return err
+			return howToContinue(err, args)
 		}
 		if *asJSON {
 			short := *res
@@ -167,17 +167,14 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 		c.Seed = s
 		o := opts
 		if *out != "" {
-			o.OutDir = filepath.Join(*out, fmt.Sprintf("seed-%d", s))
-			if err := checkOutDir(o.OutDir, *resume, *force); err != nil {
-				return err
-			}
+			o.OutDir = seedDir(*out, s)
 		}
 		if o.TensorBoardDir != "" {
 			o.TensorBoardDir = filepath.Join(o.TensorBoardDir, fmt.Sprintf("seed-%d", s))
 		}
 		res, err := gexph.TrainFromSpec(ctx, *df.spec, c, o)
 		if err != nil {
-			return fmt.Errorf("seed %d: %w", s, err)
+			return howToContinue(fmt.Errorf("seed %d: %w", s, err), args)
 		}
 		results = append(results, res)
 		if !*asJSON {
@@ -222,32 +219,65 @@ func parseSeeds(list string, seed uint64) ([]uint64, error) {
 	return out, nil
 }
 
-// checkOutDir refuses to start a fresh run over an earlier one in dir unless forced;
-// forced, it removes that run's files.
-func checkOutDir(dir string, resume, force bool) error {
-	if dir == "" || resume {
+// seedDir is the run directory of one seed of a -seeds run in out.
+func seedDir(out string, seed uint64) string {
+	return filepath.Join(out, fmt.Sprintf("seed-%d", seed))
+}
+
+// checkOutDirs refuses, before any data is loaded, a fresh run (neither -resume nor
+// -force) over an earlier run in out or in any seed's directory of it. It only reads:
+// gexph.Train checks again under the directory's lock, and replaces an earlier run
+// (-force) only once the new run has a checkpoint.
+func checkOutDirs(out string, seeds []uint64, resume, force bool) error {
+	if out == "" || resume || force {
 		return nil
 	}
-	var found []string
-	for _, name := range gexph.RunFiles() {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			found = append(found, name)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return err
+	dirs := []string{out}
+	if seeds != nil {
+		dirs = dirs[:0]
+		for _, s := range seeds {
+			dirs = append(dirs, seedDir(out, s))
 		}
 	}
-	if len(found) == 0 {
-		return nil
-	}
-	if !force {
-		return fmt.Errorf("-out %s holds a run (%s): continue it with -resume, or start afresh with -force", dir, strings.Join(found, ", "))
-	}
-	for _, name := range found {
-		if err := os.Remove(filepath.Join(dir, name)); err != nil {
-			return fmt.Errorf("-force: %w", err)
+	for _, dir := range dirs {
+		found, err := gexph.ExistingRunFiles(dir)
+		if err != nil {
+			return fmt.Errorf("-out %s: %w", dir, err)
+		}
+		if len(found) > 0 {
+			return fmt.Errorf("-out %s holds a run (%s): continue it with -resume, or replace it with -force", dir, strings.Join(found, ", "))
 		}
 	}
 	return nil
+}
+
+// interruptContext returns a context that SIGINT or SIGTERM cancels, so that a run ends
+// cleanly after its last complete checkpoint; a second signal has its default effect.
+func interruptContext() (context.Context, context.CancelFunc) {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
+	return ctx, stop
+}
+
+// howToContinue completes the error of an interrupted run with the command that
+// continues it: this command's arguments with -resume in place of -force.
+func howToContinue(err error, args []string) error {
+	var ie *gexph.InterruptedError
+	if !errors.As(err, &ie) || ie.OutDir == "" {
+		return err
+	}
+	var kept []string
+	for _, a := range args {
+		switch strings.TrimLeft(a, "-") {
+		case "force", "force=true", "resume", "resume=true":
+			continue
+		}
+		kept = append(kept, a)
+	}
+	return fmt.Errorf("%w; continue with: %s", err, commandLine("gexph train", append(kept, "-resume")))
 }
 
 func printResult(w io.Writer, res *gexph.Result, out string) {

@@ -1,0 +1,386 @@
+package gexph
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/gexph/gexph/internal/atomicfile"
+	"github.com/gexph/gexph/internal/dirlock"
+)
+
+// A run directory (TrainOptions.OutDir) keeps these promises:
+//
+//   - One run at a time: Train locks the directory before it reads or writes a file
+//     there (internal/dirlock); a second run fails at once and touches nothing.
+//   - Nothing is touched before everything is checked: the config, the data, the memory
+//     estimate, the model and, when resuming, the checkpoint's config, data and
+//     variables are all validated before the first file is written, moved or removed.
+//   - A fresh run never overwrites an earlier one unless told to (Force), and then only
+//     once it has a checkpoint of its own: the earlier run's files are moved aside
+//     (replacedDir) and removed after the new run's first last.ckpt, or moved back when
+//     the new run ends before it — also when it was killed, by the next run that opens
+//     the directory (runDir.recover).
+//   - Resume continues last.ckpt; without one it starts afresh only over files that a
+//     fresh start of the same run would write again (see foreignFiles).
+//   - Files are replaced atomically and the directory is synced after every rename, so
+//     a kill or a power cut leaves each file whole: the previous version or the new one.
+
+// ErrRunExists is returned (wrapped) by Train when TrainOptions.OutDir holds a run that
+// the options neither resume nor replace.
+var ErrRunExists = errors.New("the directory holds a run")
+
+// The earlier run's files while a forced run has not yet written its first checkpoint,
+// and the directory they pass through on their way into or out of it.
+const (
+	replacedDir       = ".replaced-run"
+	replacedMovingDir = ".replaced-run.moving"
+)
+
+// ExistingRunFiles returns the names of RunFiles present in dir, in RunFiles' order
+// (none for a directory that does not exist).
+func ExistingRunFiles(dir string) ([]string, error) {
+	var found []string
+	for _, name := range RunFiles() {
+		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
+			found = append(found, name)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return found, nil
+}
+
+// runDir is a run's locked output directory.
+type runDir struct {
+	dir  string
+	lock *dirlock.Lock
+	// replaced tells that an earlier run's files wait in replacedDir for this run's
+	// first checkpoint.
+	replaced bool
+}
+
+// openRunDir creates and locks dir, completes what a killed run left unfinished (see
+// recover) and removes the temporary files of interrupted writes.
+func openRunDir(dir string) (*runDir, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	lock, err := dirlock.Acquire(dir)
+	if err != nil {
+		return nil, err
+	}
+	d := &runDir{dir: dir, lock: lock}
+	if err := d.recover(); err != nil {
+		lock.Release()
+		return nil, err
+	}
+	for _, name := range RunFiles() {
+		if err := atomicfile.RemoveTemps(d.path(name)); err != nil {
+			lock.Release()
+			return nil, err
+		}
+	}
+	return d, nil
+}
+
+func (d *runDir) path(name string) string { return filepath.Join(d.dir, name) }
+
+// exists tells whether path exists; other errors than its absence are returned.
+func exists(path string) (bool, error) {
+	_, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// recover completes a replacement (Force) that a killed run left: files caught moving
+// go back; the earlier run comes back when the replacing run wrote no checkpoint, and is
+// removed when it did.
+func (d *runDir) recover() error {
+	moving, err := exists(d.path(replacedMovingDir))
+	if err != nil || moving {
+		if err == nil {
+			err = d.moveBack()
+		}
+		return err
+	}
+	replaced, err := exists(d.path(replacedDir))
+	if err != nil || !replaced {
+		return err
+	}
+	d.replaced = true
+	return d.settle()
+}
+
+// settle ends a replacement: the replaced run's files go if the run that replaced it
+// wrote a last.ckpt, and come back otherwise.
+func (d *runDir) settle() error {
+	if !d.replaced {
+		return nil
+	}
+	checkpointed, err := exists(d.path(LastCheckpointFile))
+	switch {
+	case err != nil:
+		return err
+	case checkpointed:
+		return d.commit()
+	}
+	return d.restore()
+}
+
+// replace moves the earlier run's files aside, into replacedDir: they stay until commit
+// removes them or restore brings them back.
+func (d *runDir) replace(files []string) error {
+	moving := d.path(replacedMovingDir)
+	if err := os.Mkdir(moving, 0o755); err != nil {
+		return fmt.Errorf("moving the earlier run aside: %w", err)
+	}
+	for _, name := range files {
+		if err := atomicfile.Rename(d.path(name), filepath.Join(moving, name)); err != nil {
+			return fmt.Errorf("moving the earlier run aside: %w", err)
+		}
+	}
+	if err := atomicfile.Rename(moving, d.path(replacedDir)); err != nil {
+		return fmt.Errorf("moving the earlier run aside: %w", err)
+	}
+	d.replaced = true
+	return nil
+}
+
+// commit removes the replaced run's files once the new run has a checkpoint.
+func (d *runDir) commit() error {
+	if !d.replaced {
+		return nil
+	}
+	if err := os.RemoveAll(d.path(replacedDir)); err != nil {
+		return fmt.Errorf("removing the replaced run: %w", err)
+	}
+	d.replaced = false
+	return atomicfile.SyncDir(d.dir)
+}
+
+// restore brings the replaced run back: the files of the run that replaced it (which
+// wrote no checkpoint) go, then the earlier run's come back.
+func (d *runDir) restore() error {
+	if !d.replaced {
+		return nil
+	}
+	files, err := ExistingRunFiles(d.dir)
+	if err != nil {
+		return err
+	}
+	for _, name := range files {
+		if err := os.Remove(d.path(name)); err != nil {
+			return fmt.Errorf("restoring the replaced run: %w", err)
+		}
+	}
+	if err := atomicfile.Rename(d.path(replacedDir), d.path(replacedMovingDir)); err != nil {
+		return fmt.Errorf("restoring the replaced run: %w", err)
+	}
+	d.replaced = false
+	return d.moveBack()
+}
+
+// moveBack moves every file of replacedMovingDir back into the run directory and
+// removes it.
+func (d *runDir) moveBack() error {
+	moving := d.path(replacedMovingDir)
+	entries, err := os.ReadDir(moving)
+	if err != nil {
+		return fmt.Errorf("restoring the replaced run: %w", err)
+	}
+	for _, e := range entries {
+		if err := atomicfile.Rename(filepath.Join(moving, e.Name()), d.path(e.Name())); err != nil {
+			return fmt.Errorf("restoring the replaced run: %w", err)
+		}
+	}
+	if err := os.Remove(moving); err != nil {
+		return fmt.Errorf("restoring the replaced run: %w", err)
+	}
+	return atomicfile.SyncDir(d.dir)
+}
+
+// close settles a replacement still pending — the replaced run comes back unless this
+// run wrote a checkpoint — and releases the lock.
+func (d *runDir) close() error {
+	err := d.settle()
+	if rerr := d.lock.Release(); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// runIdentity is what a run's files are checked against: its config, data set and the
+// data's fingerprint.
+type runIdentity struct {
+	cfg         Config
+	dataset     string
+	fingerprint string
+}
+
+// start inspects the locked directory before a run of id writes anything and returns
+// the checkpoint to continue (opts.Resume and a last.ckpt) and the files of an earlier
+// run that a fresh start replaces (opts.Force). It refuses, touching nothing: a fresh
+// run over an earlier one without Force (ErrRunExists); a checkpoint made with another
+// config or on other data; and a resumption without last.ckpt over files that a fresh
+// start of this run would not write again (foreignFiles).
+func (d *runDir) start(opts TrainOptions, id runIdentity) (*loadedCheckpoint, []string, error) {
+	files, err := ExistingRunFiles(d.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !opts.Resume {
+		if len(files) > 0 && !opts.Force {
+			return nil, nil, fmt.Errorf("%s: %w (%s): continue it with Resume (gexph train -resume), or replace it with Force (gexph train -force)",
+				d.dir, ErrRunExists, strings.Join(files, ", "))
+		}
+		return nil, files, nil
+	}
+	ck, err := readCheckpoint(d.path(LastCheckpointFile))
+	switch {
+	case err == nil:
+		if changes := runChanges(ck.info.Config, id.cfg); len(changes) > 0 {
+			return nil, nil, fmt.Errorf("the checkpoint in %s was made with another config (%s; only epochs and patience may change)", d.dir, strings.Join(changes, ", "))
+		}
+		if err := sameDataset(ck.info, id.dataset, id.fingerprint); err != nil {
+			return nil, nil, fmt.Errorf("the checkpoint in %s %w", d.dir, err)
+		}
+		return ck, nil, nil
+	case !errors.Is(err, fs.ErrNotExist):
+		return nil, nil, err
+	}
+	if foreign := d.foreignFiles(files, id); len(foreign) > 0 {
+		return nil, nil, fmt.Errorf("%s has no %s to continue, and starting afresh would overwrite files this run did not write: %s; move them away or pick another directory (or replace them: Force, gexph train -force)",
+			d.dir, LastCheckpointFile, strings.Join(foreign, "; "))
+	}
+	return nil, nil, nil
+}
+
+// foreignFiles returns, each with its reason, the files among files (of a directory
+// without last.ckpt) that a fresh start of run id would not write again as they are:
+// all but what a run of id killed before its first last.ckpt leaves — logs without an
+// epoch, whose header (if any) is id's, and a best.ckpt of id's first epoch.
+func (d *runDir) foreignFiles(files []string, id runIdentity) []string {
+	var foreign []string
+	for _, name := range files {
+		var why string
+		switch name {
+		case BestCheckpointFile:
+			why = d.foreignCheckpoint(id)
+		case LogFile:
+			why = d.foreignLog(id)
+		case CSVLogFile:
+			why = d.foreignCSV()
+		default:
+			why = "the result of a finished run"
+		}
+		if why != "" {
+			foreign = append(foreign, name+" ("+why+")")
+		}
+	}
+	return foreign
+}
+
+// foreignCheckpoint says why best.ckpt is not one that run id wrote in its first
+// epoch, or returns "".
+func (d *runDir) foreignCheckpoint(id runIdentity) string {
+	info, err := ReadCheckpointInfo(d.path(BestCheckpointFile))
+	switch {
+	case err != nil:
+		return err.Error()
+	case len(runChanges(info.Config, id.cfg)) > 0:
+		return "made with another config: " + strings.Join(runChanges(info.Config, id.cfg), ", ")
+	case sameDataset(info, id.dataset, id.fingerprint) != nil:
+		return "it " + sameDataset(info, id.dataset, id.fingerprint).Error()
+	case info.Epoch != 1:
+		return fmt.Sprintf("epoch %d of a run whose %s is gone", info.Epoch, LastCheckpointFile)
+	}
+	return ""
+}
+
+// foreignLog says why log.jsonl is not a log that run id began (a header of id and no
+// epoch), or returns "".
+func (d *runDir) foreignLog(id runIdentity) string {
+	raw, err := os.ReadFile(d.path(LogFile))
+	if err != nil {
+		return err.Error()
+	}
+	first, rest, _ := bytes.Cut(raw, []byte("\n"))
+	var hdr LogHeader
+	dec := json.NewDecoder(bytes.NewReader(first))
+	dec.DisallowUnknownFields()
+	switch {
+	case len(bytes.TrimSpace(rest)) > 0:
+		return "it logs epochs"
+	case dec.Decode(&hdr) != nil || hdr.Config.Metric == "":
+		return "its first line is not a run's header"
+	case hdr.Dataset != id.dataset || hdr.DatasetFingerprint != "" && hdr.DatasetFingerprint != id.fingerprint:
+		return fmt.Sprintf("a run on data set %q (fingerprint %s)", hdr.Dataset, hdr.DatasetFingerprint)
+	case len(runChanges(hdr.Config, id.cfg)) > 0:
+		return "a run with another config: " + strings.Join(runChanges(hdr.Config, id.cfg), ", ")
+	}
+	return ""
+}
+
+// foreignCSV says why log.csv holds more than a header row, or returns "".
+func (d *runDir) foreignCSV() string {
+	f, err := os.Open(d.path(CSVLogFile))
+	if err != nil {
+		return err.Error()
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	rows := 0
+	for sc.Scan() {
+		if len(bytes.TrimSpace(sc.Bytes())) > 0 {
+			rows++
+		}
+	}
+	if sc.Err() != nil {
+		return sc.Err().Error()
+	}
+	if rows > 1 {
+		return "it logs epochs"
+	}
+	return ""
+}
+
+// InterruptedError is Train's error when its context ends the run (a signal, a
+// deadline): what the run directory holds and how far the run got.
+type InterruptedError struct {
+	// Epoch is the epoch that was running; Saved the epochs that OutDir's last.ckpt
+	// holds (0: none).
+	Epoch, Saved int
+	// OutDir is the run directory ("" when the run wrote none).
+	OutDir string
+	// Restored tells that the run had replaced an earlier one (Force) without writing a
+	// checkpoint of its own, and that the earlier run's files are back.
+	Restored bool
+	// Err is the context's error.
+	Err error
+}
+
+// Error says what was saved: "interrupted in epoch 7: DIR/last.ckpt holds epoch 6".
+func (e *InterruptedError) Error() string {
+	msg := fmt.Sprintf("interrupted in epoch %d", e.Epoch)
+	switch {
+	case e.OutDir == "":
+		return msg + " (no output directory: nothing saved)"
+	case e.Restored:
+		return fmt.Sprintf("%s, before its first checkpoint: the earlier run's files are back in %s", msg, e.OutDir)
+	case e.Saved == 0:
+		return fmt.Sprintf("%s, before its first checkpoint: %s holds no epoch", msg, e.OutDir)
+	}
+	return fmt.Sprintf("%s: %s holds epoch %d", msg, filepath.Join(e.OutDir, LastCheckpointFile), e.Saved)
+}
+
+// Unwrap returns the context's error.
+func (e *InterruptedError) Unwrap() error { return e.Err }
