@@ -87,6 +87,16 @@ func (t Task) String() string {
 	return fmt.Sprintf("Task(%d)", int(t))
 }
 
+// ParseTask returns the task of a name Task.String gives.
+func ParseTask(name string) (Task, error) {
+	for t := NodeClassification; t <= GraphRegression; t++ {
+		if t.String() == name {
+			return t, nil
+		}
+	}
+	return 0, fmt.Errorf("task %q: want node-classification, graph-classification, graph-multilabel or graph-regression", name)
+}
+
 // FeatureKind tells how a Features value stores its numbers.
 type FeatureKind int
 

@@ -157,7 +157,8 @@ func KnownDatasets() []DatasetInfo {
 
 // Load loads the data set named by spec: a registered name (see KnownDatasets), whose
 // files are looked up under the data root, or "npz:PATH" (a gnn-benchmark .npz or .zip),
-// "ogb:DIR" (an OGB node property directory), "edgelist:DIR" (see LoadEdgeListDir) or
+// "ogb:DIR" (an OGB node property directory), "edgelist:DIR" (see LoadEdgeListDir),
+// "export:DIR" (a data set written by Export, or by PyG in its layout; see LoadExport) or
 // "planted:N" (a generated planted-partition graph of N nodes with
 // DefaultPlantedPartitionOptions and opts.Seed, the scaling experiments' graph).
 // Data sets that are slow to build are kept in the cache, keyed by their files and
@@ -171,6 +172,8 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return LoadOGBNode(path) })
 		case "edgelist":
 			return LoadEdgeListDir(path, opts.Seed)
+		case "export":
+			return LoadExport(path)
 		case "planted":
 			n, err := strconv.Atoi(path)
 			if err != nil {
@@ -178,7 +181,7 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 			}
 			return GeneratePlantedPartition(DefaultPlantedPartitionOptions(n, opts.Seed))
 		}
-		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR, edgelist:DIR or planted:N)", spec, kind)
+		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N)", spec, kind)
 	}
 	name := strings.ToLower(spec)
 	entries := registry()
@@ -197,7 +200,7 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		}
 		return loadCached(e.Name, path, e.cache, opts, func() (*Dataset, error) { return e.load(path, opts) })
 	}
-	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR, edgelist:DIR or planted:N",
+	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N",
 		spec, strings.Join(names, ", "))
 }
 

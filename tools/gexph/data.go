@@ -23,7 +23,7 @@ func addDataFlags(fs interface {
 	Bool(string, bool, string) *bool
 }, defaultSpec string) dataFlags {
 	return dataFlags{
-		spec:    fs.String("dataset", defaultSpec, "data set: a name ("+knownNames()+"), npz:PATH, ogb:DIR or edgelist:DIR"),
+		spec:    fs.String("dataset", defaultSpec, "data set: a name ("+knownNames()+"), npz:PATH, ogb:DIR, edgelist:DIR or export:DIR"),
 		dir:     fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)"),
 		cache:   fs.String("cache-dir", "", "cache of preprocessed data sets (default $GEXPH_CACHE, else the user cache dir)"),
 		noCache: fs.Bool("no-cache", false, "neither read nor write the cache"),
@@ -53,12 +53,15 @@ type dataReport struct {
 	data.Stats
 	Spec    string  `json:"spec"`
 	Seconds float64 `json:"seconds"`
+	// Export is the directory the data set was exported to, if any.
+	Export string `json:"export,omitempty"`
 }
 
 func runData(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR [-seed S] [-json]", stderr)
+	fs := newFlagSet("data", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR|export:DIR [-seed S] [-export DIR] [-json]", stderr)
 	df := addDataFlags(fs, "")
 	seed := fs.Uint64("seed", 1, "seed of random splits and generated data sets")
+	export := fs.String("export", "", "also write the data set, as gexph trains on it with the same -seed and split sizes, to this directory: meta.json and one .npz per split (PyG's layout; tools/pyg/load_export.py reads it)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	list := fs.Bool("list", false, "list the data sets known by name")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -79,6 +82,14 @@ func runData(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	rep := dataReport{Stats: ds.Stats(), Spec: *df.spec, Seconds: time.Since(start).Seconds()}
+	if *export != "" {
+		lo := df.options(*seed)
+		opts := map[string]any{"train_graphs": lo.TrainGraphs, "val_graphs": lo.ValGraphs, "test_graphs": lo.TestGraphs}
+		if _, err := data.Export(ds, *export, data.ExportInfo{Spec: *df.spec, Seed: *seed, Options: opts}); err != nil {
+			return err
+		}
+		rep.Export = *export
+	}
 	if *asJSON {
 		return writeJSON(stdout, rep)
 	}
@@ -95,5 +106,8 @@ func runData(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "split      %d / %d / %d %s (train / val / test)\n", s.Train, s.Val, s.Test, unit)
 	fmt.Fprintf(stdout, "seconds    %.3f\n", rep.Seconds)
+	if rep.Export != "" {
+		fmt.Fprintf(stdout, "exported   %s (meta.json and .npz arrays; python3 tools/pyg/load_export.py %s loads it in PyG)\n", rep.Export, rep.Export)
+	}
 	return nil
 }
