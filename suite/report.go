@@ -310,8 +310,8 @@ func TransductiveTargets(rows []SummaryRow) []string {
 			lines = append(lines, fmt.Sprintf("%s: Exphormer ≥ %.1f — not run yet", ds, target))
 			continue
 		}
-		lines = append(lines, fmt.Sprintf("%s: Exphormer %.2f ± %.2f over %s, %s",
-			ds, pct(r), r.TestStd*metricScale(r.Metric), seedCount(r.Runs), targetVerdict(pct(r), target)))
+		lines = append(lines, fmt.Sprintf("%s: Exphormer %s over %s, %s",
+			ds, formatMeanStd(pct(r), r.TestStd*metricScale(r.Metric), r.Runs, 2), seedCount(r.Runs), targetVerdict(pct(r), target)))
 	}
 	for _, ds := range datasetsOf(rows) {
 		ex, ok := find(ds, VariantExphormer)
@@ -387,6 +387,15 @@ func targetVerdict(pct, target float64) string {
 
 // seedCount writes "1 seed" or "n seeds".
 func seedCount(n int) string { return countOf(n, "seed", "seeds") }
+
+// formatMeanStd writes a metric over runs: "80.00 ± 8.16", or "60.00" alone for a single run,
+// whose spread is unknown rather than zero.
+func formatMeanStd(mean, std float64, runs, digits int) string {
+	if runs == 1 {
+		return fmt.Sprintf("%.*f", digits, mean)
+	}
+	return fmt.Sprintf("%.*f ± %.*f", digits, mean, digits, std)
+}
 
 // countOf writes n with the noun that agrees with it: "1 run", "3 runs".
 func countOf(n int, one, many string) string {

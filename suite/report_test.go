@@ -31,7 +31,7 @@ func TestTransductiveTargets(t *testing.T) {
 	got := strings.Join(TransductiveTargets(rows), "\n")
 	for _, want := range []string{
 		"computers: Exphormer 91.70 ± 0.30 over 5 seeds, target ≥ 91.6 — met",
-		"cs: Exphormer 95.00 ± 0.00 over 1 seed, target ≥ 95.8 — missed by 0.80 points",
+		"cs: Exphormer 95.00 over 1 seed, target ≥ 95.8 — missed by 0.80 points",
 		"computers: Exphormer vs mpnn on the same 3 splits (seeds 1, 2, 3): 92.00 vs 90.83 — above by 1.17 points, ahead on 2 of 3",
 		"computers: Exphormer vs mpnn+performer on the same 2 splits (seeds 1, 3): 92.50 vs 92.00 — above by 0.50 points, ahead on 2 of 2",
 		"cs: Exphormer vs mpnn — no split in common (seeds differ)",

@@ -447,7 +447,7 @@ func writeSearchSection(w io.Writer, csvPath, dir string, meta ResultsMeta, grid
 				for _, r := range rows {
 					if r.Dataset == ds && r.Variant == variant && r.Runs > 0 {
 						scale := metricScale(r.Metric)
-						return fmt.Sprintf("%.2f ± %.2f (%s; %s)", r.TestMean*scale, r.TestStd*scale, point, seedCount(r.Runs))
+						return fmt.Sprintf("%s (%s; %s)", formatMeanStd(r.TestMean*scale, r.TestStd*scale, r.Runs, 2), point, seedCount(r.Runs))
 					}
 				}
 				return point + ", not run"

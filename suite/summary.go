@@ -353,8 +353,8 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 		if r.CPUSecondsPerEpoch > 0 {
 			cpu = fmt.Sprintf("%.3g", r.CPUSecondsPerEpoch)
 		}
-		fmt.Fprintf(bw, "| %s | %s | %s | %d | %.*f ± %.*f | %s | %d | %.3g | %s | %.0f |\n",
-			r.Dataset, r.Variant, r.Metric, r.Runs, digits, r.TestMean*scale, digits, r.TestStd*scale, p,
+		fmt.Fprintf(bw, "| %s | %s | %s | %d | %s | %s | %d | %.3g | %s | %.0f |\n",
+			r.Dataset, r.Variant, r.Metric, r.Runs, formatMeanStd(r.TestMean*scale, r.TestStd*scale, r.Runs, digits), p,
 			r.Params, r.SecondsPerEpoch, cpu, r.PeakRSSMB)
 	}
 	if len(meta.Notes) > 0 {
