@@ -81,6 +81,7 @@ func DotGeneral(
 		}
 	}
 
+
 	isRHSUsed := make([]bool, rhs.Rank())
 	for _, axis := range rhsContractingAxes {
 		if isRHSUsed[axis] {

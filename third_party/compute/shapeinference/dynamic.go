@@ -321,3 +321,4 @@ func DynamicPad(operand shapes.Shape, axesConfig ...compute.DynamicPadAxis) (out
 	}
 	return output, nil
 }
+

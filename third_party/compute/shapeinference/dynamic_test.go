@@ -284,3 +284,5 @@ func TestDynamicPad(t *testing.T) {
 		}
 	})
 }
+
+

@@ -394,3 +394,5 @@ func TestAxisNamesEqual(t *testing.T) {
 		t.Fatalf("Condition expected to be false for AnonymousAxis")
 	}
 }
+
+

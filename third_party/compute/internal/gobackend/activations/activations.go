@@ -549,3 +549,4 @@ var (
 	_ = float16.FromFloat32
 	_ = bfloat16.FromFloat32
 )
+

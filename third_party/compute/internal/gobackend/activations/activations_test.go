@@ -316,3 +316,4 @@ func TestVJPFromOutput(t *testing.T) {
 		}
 	})
 }
+

@@ -12,12 +12,13 @@ import (
 	"github.com/gomlx/compute/support/simdmath"
 )
 
+
 // -------------------------------------------------------------------------------------------------
 // Forward Activations
 // -------------------------------------------------------------------------------------------------
 
 func ReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func ReluFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func ReluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -35,7 +36,7 @@ func ReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = odd.Max(vZero)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -53,7 +54,7 @@ func ReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func SigmoidFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func SigmoidFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -70,7 +71,7 @@ func SigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = simdmath.SigmoidFloat32(odd)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -88,7 +89,7 @@ func SigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func HardSigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func HardSigmoidFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func HardSigmoidFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -109,7 +110,7 @@ func HardSigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = odd.MulAdd(vPointTwo, vHalf).Max(vZero).Min(vOne)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -127,7 +128,7 @@ func HardSigmoidBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func LeakyReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func LeakyReluFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func LeakyReluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -146,7 +147,7 @@ func LeakyReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = selectFloat32s(odd.GreaterEqual(vZero), odd, odd.Mul(vAlpha))
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -164,7 +165,7 @@ func LeakyReluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SeluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func SeluFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func SeluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -192,7 +193,7 @@ func SeluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -217,7 +218,7 @@ func SeluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SiluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func SiluFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func SiluFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -234,7 +235,7 @@ func SiluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = odd.Mul(simdmath.SigmoidFloat32(odd))
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -252,7 +253,7 @@ func SiluBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func HardSwishBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func HardSwishFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func HardSwishFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -278,7 +279,7 @@ func HardSwishBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -301,7 +302,7 @@ func HardSwishBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func TanhBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func TanhFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func TanhFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -318,7 +319,7 @@ func TanhBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = simdmath.TanhFloat32(odd)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -336,7 +337,7 @@ func TanhBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func GeluExactBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func GeluExactFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func GeluExactFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -361,7 +362,7 @@ func GeluExactBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -384,7 +385,7 @@ func GeluExactBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func GeluApproxBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func GeluApproxFloat16SIMD(in, out []float16.Float16) {
+//alt:float16 func GeluApproxFloat16SIMD(in, out []float16.Float16) {
 	n := len(in)
 	if n == 0 {
 		return
@@ -401,7 +402,7 @@ func GeluApproxBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 		odd = simdmath.GeluApproxFloat32(odd)
 		res := bfloat16.FromFloat32SIMD(even, odd) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(even, odd)
-		bfloat16.StoreBFloat16s(res, out[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, out[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, out[i : i+vecLen])
 	}
 	if i < n {
@@ -419,7 +420,7 @@ func GeluApproxBFloat16SIMD(in, out []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func SwiGLUBFloat16SIMD(in, out []bfloat16.BFloat16, numRows, hiddenDim int) { //alt:bfloat16
-	//alt:float16 func SwiGLUFloat16SIMD(in, out []float16.Float16, numRows, hiddenDim int) {
+//alt:float16 func SwiGLUFloat16SIMD(in, out []float16.Float16, numRows, hiddenDim int) {
 	dummy := simd.BroadcastUint16s(0)
 	vecLen := dummy.Len()
 	for m := range numRows {
@@ -446,7 +447,7 @@ func SwiGLUBFloat16SIMD(in, out []bfloat16.BFloat16, numRows, hiddenDim int) { /
 
 			res := bfloat16.FromFloat32SIMD(evenRes, oddRes) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenRes, oddRes)
-			bfloat16.StoreBFloat16s(res, outSlice[j:j+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, outSlice[j : j+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, outSlice[j : j+vecLen])
 		}
 		if j < hiddenDim {
@@ -478,9 +479,9 @@ func SwiGLUBFloat16SIMD(in, out []bfloat16.BFloat16, numRows, hiddenDim int) { /
 // vjpReluBFloat16SIMD computes the ReLU VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 // vjpReluFloat16SIMD computes the ReLU VJP.
-	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-	//alt:float16 func vjpReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 // vjpReluFloat16SIMD computes the ReLU VJP.
+//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+//alt:float16 func vjpReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -509,7 +510,7 @@ func vjpReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -536,9 +537,9 @@ func vjpReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 // vjpSigmoidBFloat16SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 // vjpSigmoidFloat16SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
-	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-	//alt:float16 func vjpSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 // vjpSigmoidFloat16SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
+//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+//alt:float16 func vjpSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -564,7 +565,7 @@ func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloa
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -606,7 +607,7 @@ func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloa
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -637,9 +638,9 @@ func vjpSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloa
 // vjpHardSigmoidBFloat16SIMD computes the HardSigmoid VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 // vjpHardSigmoidFloat16SIMD computes the HardSigmoid VJP.
-	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-	//alt:float16 func vjpHardSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 // vjpHardSigmoidFloat16SIMD computes the HardSigmoid VJP.
+//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+//alt:float16 func vjpHardSigmoidFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -670,7 +671,7 @@ func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:b
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -717,7 +718,7 @@ func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:b
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -748,9 +749,9 @@ func vjpHardSigmoidBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:b
 // vjpLeakyReluBFloat16SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpLeakyReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 // vjpLeakyReluFloat16SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
-	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-	//alt:float16 func vjpLeakyReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 // vjpLeakyReluFloat16SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
+//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+//alt:float16 func vjpLeakyReluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -780,7 +781,7 @@ func vjpLeakyReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -807,9 +808,9 @@ func vjpLeakyReluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 // vjpSeluBFloat16SIMD computes the SELU VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 // vjpSeluFloat16SIMD computes the SELU VJP.
-	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-	//alt:float16 func vjpSeluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 // vjpSeluFloat16SIMD computes the SELU VJP.
+//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+//alt:float16 func vjpSeluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -842,7 +843,7 @@ func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -891,7 +892,7 @@ func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -922,7 +923,7 @@ func vjpSeluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func vjpSiluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func vjpSiluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 func vjpSiluFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -953,7 +954,7 @@ func vjpSiluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -984,7 +985,7 @@ func vjpSiluBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func vjpHardSwishBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func vjpHardSwishFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 func vjpHardSwishFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1019,7 +1020,7 @@ func vjpHardSwishBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -1052,9 +1053,9 @@ func vjpHardSwishBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 // vjpTanhBFloat16SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 // vjpTanhFloat16SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
-	//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-	//alt:float16 func vjpTanhFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 // vjpTanhFloat16SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
+//alt:float16 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+//alt:float16 func vjpTanhFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1080,7 +1081,7 @@ func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -1122,7 +1123,7 @@ func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 
 			res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 			//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-			bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 		}
 		if i < n {
@@ -1151,7 +1152,7 @@ func vjpTanhBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
 }
 
 func GeluExactBFloat16SIMDVJP(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func GeluExactFloat16SIMDVJP(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 func GeluExactFloat16SIMDVJP(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1186,7 +1187,7 @@ func GeluExactBFloat16SIMDVJP(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -1217,7 +1218,7 @@ func GeluExactBFloat16SIMDVJP(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfl
 }
 
 func vjpGeluApproxBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bfloat16
-	//alt:float16 func vjpGeluApproxFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
+//alt:float16 func vjpGeluApproxFloat16SIMD(y, x, dOutput, dx []float16.Float16) {
 	n := len(dOutput)
 	if n == 0 {
 		return
@@ -1259,7 +1260,7 @@ func vjpGeluApproxBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bf
 
 		res := bfloat16.FromFloat32SIMD(evenDx, oddDx) //alt:bfloat16
 		//alt:float16 res := float16.FromFloat32SIMD(evenDx, oddDx)
-		bfloat16.StoreBFloat16s(res, dx[i:i+vecLen]) //alt:bfloat16
+		bfloat16.StoreBFloat16s(res, dx[i : i+vecLen]) //alt:bfloat16
 		//alt:float16 float16.StoreFloat16s(res, dx[i : i+vecLen])
 	}
 	if i < n {
@@ -1297,7 +1298,7 @@ func vjpGeluApproxBFloat16SIMD(y, x, dOutput, dx []bfloat16.BFloat16) { //alt:bf
 }
 
 func vjpSwiGLUBFloat16SIMD(x, dOutput, dx []bfloat16.BFloat16, numRows, hiddenDim int) { //alt:bfloat16
-	//alt:float16 func vjpSwiGLUFloat16SIMD(x, dOutput, dx []float16.Float16, numRows, hiddenDim int) {
+//alt:float16 func vjpSwiGLUFloat16SIMD(x, dOutput, dx []float16.Float16, numRows, hiddenDim int) {
 	dummy := simd.BroadcastUint16s(0)
 	vecLen := dummy.Len()
 	vOne := simd.BroadcastFloat32s(1)
@@ -1338,12 +1339,12 @@ func vjpSwiGLUBFloat16SIMD(x, dOutput, dx []bfloat16.BFloat16, numRows, hiddenDi
 
 			resGate := bfloat16.FromFloat32SIMD(evenDGate, oddDGate) //alt:bfloat16
 			//alt:float16 resGate := float16.FromFloat32SIMD(evenDGate, oddDGate)
-			bfloat16.StoreBFloat16s(resGate, dx[xOffset+j:xOffset+j+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(resGate, dx[xOffset+j : xOffset+j+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(resGate, dx[xOffset+j : xOffset+j+vecLen])
 
 			resVal := bfloat16.FromFloat32SIMD(evenDVal, oddDVal) //alt:bfloat16
 			//alt:float16 resVal := float16.FromFloat32SIMD(evenDVal, oddDVal)
-			bfloat16.StoreBFloat16s(resVal, dx[xOffset+hiddenDim+j:xOffset+hiddenDim+j+vecLen]) //alt:bfloat16
+			bfloat16.StoreBFloat16s(resVal, dx[xOffset+hiddenDim+j : xOffset+hiddenDim+j+vecLen]) //alt:bfloat16
 			//alt:float16 float16.StoreFloat16s(resVal, dx[xOffset+hiddenDim+j : xOffset+hiddenDim+j+vecLen])
 		}
 		if j < hiddenDim {

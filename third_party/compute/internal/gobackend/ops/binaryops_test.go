@@ -174,3 +174,4 @@ func TestBinaryBroadcastPatterns(t *testing.T) {
 		runBinaryTest(t, "LessThan_LeadingRHS", ops.LessThan, s2x3, lhs, s1x3, rhs, expected)
 	})
 }
+

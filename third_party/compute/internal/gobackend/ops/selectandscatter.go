@@ -418,3 +418,4 @@ func execSelectAndScatterGenericHalf[T gotype.HalfPrecision[T], P gotype.HalfPre
 
 	runChunk(0, lenSource, outputFlat)
 }
+

@@ -509,6 +509,7 @@ func TestSIMDUnaryOps(t *testing.T) {
 	})
 }
 
+
 func TestSIMDReduceOps(t *testing.T) {
 	// Shapes for testing:
 	// Leading: [4, 16] -> reduce axis 0 -> [16]

@@ -146,3 +146,5 @@ func BenchmarkTranspose4D_Attention_FastPath(b *testing.B) {
 		ops.ExecuteTranspose(backend, srcBuf, dstBuf, permutations)
 	}
 }
+
+

@@ -163,3 +163,5 @@ func CopyAndAddBiasFloat64(dst, src, bias []float64) {
 		dst[i] = src[i] + val
 	}
 }
+
+

@@ -38,3 +38,5 @@ func BenchmarkAddBiasFloat32(b *testing.B) {
 		addBias(row, bias)
 	}
 }
+
+

@@ -104,3 +104,4 @@ func ExecuteWithEpilogue[I, O interface {
 	}
 	return nil
 }
+

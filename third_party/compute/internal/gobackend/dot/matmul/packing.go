@@ -470,3 +470,4 @@ func UnsafePackRHS[T gotype.ScalarNotComplex](
 	src, dst []T, srcRowStart, srcColStart, srcStrideCol, contractingRows, rhsCols, RHSL1KernelCols int) {
 	unsafePackRHS(src, dst, srcRowStart, srcColStart, srcStrideCol, contractingRows, rhsCols, RHSL1KernelCols)
 }
+

@@ -928,3 +928,4 @@ func TestFusedDenseVJPDTypes(t *testing.T) {
 		}
 	})
 }
+

@@ -126,3 +126,6 @@ func avx512PackRHSFullStripsAsm(
 	rhsStrideBytes uintptr,
 	contractingRows, numStrips, kernelColsBytes int,
 )
+
+
+

@@ -268,3 +268,4 @@ func RunBenchmarkPackLHS[T gotype.ScalarNotComplex](b *testing.B, name string, p
 		b.ReportMetric(humanize.DurationPerOp(b.Elapsed(), b.N))
 	})
 }
+
