@@ -54,8 +54,8 @@ type TrainOptions struct {
 	// memory (ErrOutOfMemory, see DenseAttentionBytes): for callers that watch the
 	// process's memory themselves, as the scaling suite does.
 	NoMemoryCheck bool
-	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
-	// default to the Config's Seed and MaxTrain/MaxVal/MaxTest).
+	// Data configures TrainFromSpec's data.Load (its Seed is the Config's Seed, and the
+	// generated split sizes default to the Config's MaxTrain/MaxVal/MaxTest).
 	Data data.LoadOptions
 	// TensorBoardDir, if set, receives a TensorBoard event file with the per-epoch
 	// scalars (losses, metrics, learning rate, seconds).
@@ -503,6 +503,12 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
+	if idle := cfg.withoutIdleFanout(); idle.Fanout != cfg.Fanout {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, "· fanout %q not used: batch_nodes = 0 trains full-batch, sampling nothing (left out of this run's config)\n", cfg.Fanout)
+		}
+		cfg = idle
+	}
 	if ds == nil {
 		return nil, errors.New("train: nil data set")
 	}
@@ -740,13 +746,11 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 }
 
 // DataOptions completes lo for a run of cfg, as TrainFromSpec does: the seed of random
-// splits and generated data defaults to cfg.Seed, and generated split sizes to
-// cfg.MaxTrain/MaxVal/MaxTest. Load a data set with it to evaluate a checkpoint on the
-// data it was trained on.
+// splits and generated data is cfg.Seed (0 included: a run's seed is the one its
+// result.json records), and generated split sizes default to cfg.MaxTrain/MaxVal/MaxTest.
+// Load a data set with it to evaluate a checkpoint on the data it was trained on.
 func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
-	if lo.Seed == 0 {
-		lo.Seed = cfg.Seed
-	}
+	lo.Seed = cfg.Seed
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
 	}
