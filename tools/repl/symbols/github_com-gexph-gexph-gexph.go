@@ -84,6 +84,7 @@ func init() {
 		"Batch":           reflect.ValueOf((*gexph.Batch)(nil)),
 		"CheckpointInfo":  reflect.ValueOf((*gexph.CheckpointInfo)(nil)),
 		"Config":          reflect.ValueOf((*gexph.Config)(nil)),
+		"DivergedError":   reflect.ValueOf((*gexph.DivergedError)(nil)),
 		"EpochStats":      reflect.ValueOf((*gexph.EpochStats)(nil)),
 		"EvalResult":      reflect.ValueOf((*gexph.EvalResult)(nil)),
 		"LayerGraphs":     reflect.ValueOf((*gexph.LayerGraphs)(nil)),
