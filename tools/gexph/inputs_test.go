@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -36,11 +37,43 @@ func TestTrainRefusesBadFlagsByName(t *testing.T) {
 		{[]string{"-epochs", "0"}, "-epochs 0"},
 		{[]string{"-seed", "0", "-seeds", "1,2"}, "exclude each other"},
 		{[]string{"-seeds", "1,x"}, `"x" is not a seed`},
+		{[]string{"-seed", "1", "-seed", "2"}, "-seed given twice (1, then 2)"},
+		{[]string{"-epochs=3", "--epochs", "4"}, "-epochs given twice (3, then 4)"},
+		{[]string{"-quiet", "-json", "-quiet=false"}, "-quiet given twice (true, then false)"},
+		{[]string{"-config", dup, "-config", dup}, "-config given twice"},
+		{[]string{"-preset", "demo"}, "-preset given twice (demo, then demo)"},
 	} {
 		args := append(slices.Clone(demo), tc.args...)
 		code, _, errOut := runCLI(t, args...)
 		if code == 0 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("gexph %s: exit %d, stderr %q; want an error mentioning %q", strings.Join(args, " "), code, errOut, tc.want)
+		}
+	}
+}
+
+// checkRepeated reads arguments as the flag package does: a value that looks like a
+// flag is a value, "--" and (unless asked) a positional argument end the flags, and
+// -set may repeat.
+func TestCheckRepeatedFollowsFlagSyntax(t *testing.T) {
+	fs := newFlagSet("t", "", io.Discard)
+	fs.String("name", "", "")
+	fs.Bool("v", false, "")
+	fs.Var(new(settingsFlag), "set", "")
+	for _, tc := range []struct {
+		args   []string
+		across bool
+		want   string
+	}{
+		{[]string{"-name", "-v", "-v"}, false, ""},
+		{[]string{"-set", "a=1", "-set", "a=2", "-name=x"}, false, ""},
+		{[]string{"-name", "x", "--", "-name", "y"}, false, ""},
+		{[]string{"-name", "x", "pos", "-name", "y"}, false, ""},
+		{[]string{"-name", "x", "pos", "-name", "y"}, true, "-name given twice (x, then y)"},
+		{[]string{"-v", "-unknown", "-v=false"}, false, "-v given twice (true, then false)"},
+	} {
+		err := checkRepeated(fs, tc.args, tc.across)
+		if (tc.want == "") != (err == nil) || (err != nil && !strings.Contains(err.Error(), tc.want)) {
+			t.Errorf("checkRepeated(%q, %v) = %v; want %q", tc.args, tc.across, err, tc.want)
 		}
 	}
 }

@@ -23,6 +23,7 @@ type settingsFlag []string
 
 func (s *settingsFlag) String() string     { return strings.Join(*s, " ") }
 func (s *settingsFlag) Set(v string) error { *s = append(*s, v); return nil }
+func (s *settingsFlag) repeatable()        {}
 
 // configFlags are the flags that make a config: a preset, a config file and overrides.
 type configFlags struct {
