@@ -380,7 +380,18 @@ func LoadConfig(base Config, path string) (Config, error) {
 		Config json.RawMessage `json:"config"`
 	}
 	if json.Unmarshal(js, &run) == nil && len(run.Config) > 0 {
-		js = run.Config // a result.json (or any record holding a config)
+		// A result.json (or any record holding a config): the config of a run, whose
+		// fanout older versions stored even when the run was full-batch and sampled
+		// nothing (unchecked then): it is left out, as Train leaves it out now.
+		cfg := base
+		if err := jsonfile.DecodeStrict(string(run.Config), &cfg); err != nil {
+			return Config{}, fmt.Errorf("%s: config: decoding JSON: %w", path, err)
+		}
+		cfg = cfg.withoutIdleFanout()
+		if err := cfg.Validate(); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return cfg, nil
 	}
 	cfg, err := ParseConfig(base, string(js))
 	if err != nil {

@@ -163,11 +163,14 @@ func TestZeroConfigValuesKeptOrRefusedByName(t *testing.T) {
 	}
 }
 
-// A run given seed 0 (and the other fields for which 0 is meaningful) trains with them
+// A run given seed 0 and every other field for which 0 is meaningful trains with them
 // and records them: result.json's seed and config, and log.jsonl's header, say 0.
 func TestZeroSeedRunsAndIsRecorded(t *testing.T) {
 	cfg := tinyConfig()
-	cfg.Seed, cfg.Dropout, cfg.AttnDropout, cfg.WeightDecay, cfg.GradClip, cfg.Patience, cfg.WarmupEpochs = 0, 0, 0, 0, 0, 0, 0
+	for _, name := range zeroValid {
+		f := reflect.ValueOf(&cfg).Elem().FieldByIndex(fieldIndex(name))
+		f.Set(reflect.Zero(f.Type()))
+	}
 	dir := t.TempDir()
 	ds := tinyGraphDataset(data.GraphClassification, 16, 3)
 	res, err := Train(context.Background(), cfg, ds, TrainOptions{OutDir: dir})
@@ -236,6 +239,42 @@ func TestDuplicateConfigKeysRefused(t *testing.T) {
 	c, err := ParseSettings(base, []string{"lr=0.1", "layers=3", `{"heads": 2}`})
 	if err != nil || c.LearningRate != 0.1 || c.Layers != 3 || c.Heads != 2 {
 		t.Errorf("distinct settings: %+v, %v", c, err)
+	}
+}
+
+// Records of older versions — a checkpoint or result.json of a full-batch run that
+// stored a fanout, unchecked then — still load, as the config that ran: without it.
+func TestOlderRecordsWithIdleFanoutStillLoad(t *testing.T) {
+	cfg := tinyConfig()
+	ds := tinyGraphDataset(data.GraphClassification, 8, 3)
+	m, err := NewModel(cfg, ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	old := cfg
+	old.Fanout = "local=ten" // what -fanout local=ten stored in a full-batch run
+	ckpt := filepath.Join(t.TempDir(), LastCheckpointFile)
+	if err := saveCheckpoint(ckpt, CheckpointInfo{Config: old, Dataset: ds.Name}, m.store); err != nil {
+		t.Fatal(err)
+	}
+	js, err := json.Marshal(map[string]any{"seed": old.Seed, "config": old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	result := writeFile(t, ResultFile, string(js))
+	for _, path := range []string{ckpt, result} {
+		got, err := LoadConfig(Config{}, path)
+		if err != nil || got != cfg {
+			t.Errorf("LoadConfig(%s): %v, changes %v; want the config without its idle fanout", filepath.Base(path), err, ConfigChanges(cfg, got))
+		}
+	}
+	if info, err := ReadCheckpointInfo(ckpt); err != nil || info.Config != cfg {
+		t.Errorf("ReadCheckpointInfo: %v, config changes %v", err, ConfigChanges(cfg, info.Config))
+	}
+	// A config file (not a record) with a bad fanout is refused, whatever batch_nodes.
+	if _, err := LoadConfig(cfg, writeFile(t, "c.yaml", "fanout: local=ten\n")); err == nil || !strings.Contains(err.Error(), "local=ten") {
+		t.Errorf("config file with fanout local=ten: %v", err)
 	}
 }
 
