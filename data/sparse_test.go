@@ -15,7 +15,7 @@ import (
 // sparseFixtures are the files of testdata/sparse written by scipy.sparse.save_npz
 // (see make_fixtures.py): CSR, CSC and COO with unsorted and duplicate indices,
 // explicit zeros, entries that cancel, int32 and int64 indices, float, integer and
-// boolean values, and an empty matrix.
+// boolean values (deflated, as save_npz writes by default), and an empty matrix.
 var sparseFixtures = []string{"csr_unsorted_dups_i32_f64", "csr_unsorted_dups_i64_f32", "csc_unsorted_dups_i32_i64",
 	"coo_dups_i32_f32", "coo_dups_i64_i16_wide", "coo_dups_bool", "csr_empty"}
 

@@ -48,7 +48,8 @@ def main():
     coo16 = sp.coo_matrix((VALS.astype(np.int16), (ROWS, COLS)), shape=(6, 7))  # shape beyond the entries
     save_case("coo_dups_i64_i16_wide", coo16)
     boolm = sp.coo_matrix((np.array([True, True, False, True]), (np.array([0, 0, 1, 2]), np.array([1, 1, 0, 2]))), shape=(3, 3))
-    save_case("coo_dups_bool", boolm)
+    sp.save_npz("coo_dups_bool.npz", boolm, compressed=True)  # deflated entries
+    np.save("coo_dups_bool.dense.npy", sp.load_npz("coo_dups_bool.npz").toarray().astype(np.float64))
     empty = sp.csr_matrix((3, 2), dtype=np.float32)
     save_case("csr_empty", empty)
 
