@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -427,7 +428,7 @@ func ParseSetting(cfg Config, setting string) (Config, error) {
 			js = strconv.AppendInt(nil, int64(f), 10)
 		}
 	} else if js, err = yamlToJSON([]byte(value), key); err != nil {
-		return Config{}, fmt.Errorf("config: setting %q: value: %w", setting, err)
+		return Config{}, fmt.Errorf("config: setting %q: %w", setting, err)
 	}
 	obj, err := json.Marshal(map[string]json.RawMessage{key: js})
 	if err != nil {
@@ -472,7 +473,10 @@ func ParseSettings(cfg Config, settings []string) (Config, error) {
 			setBy[k] = s
 		}
 		if cfg, err = ParseSetting(cfg, s); err != nil {
-			return Config{}, fmt.Errorf("setting %q: %w", s, err)
+			if strings.HasPrefix(strings.TrimSpace(s), "{") { // key=value errors name it
+				err = fmt.Errorf("setting %s: %w", s, err)
+			}
+			return Config{}, err
 		}
 	}
 	return cfg, nil
@@ -485,7 +489,12 @@ func ParseSettings(cfg Config, settings []string) (Config, error) {
 func yamlToJSON(b []byte, prefix string) ([]byte, error) {
 	var tree any
 	if err := yamlv2.UnmarshalStrict(b, &tree); err != nil {
-		return nil, fmt.Errorf("%w (a key twice in one mapping is an error: give each key once)", err)
+		var te *yamlv2.TypeError
+		if errors.As(err, &te) { // strict decoding into any: keys twice in a mapping
+			msg := strings.Join(te.Errors, "; ")
+			return nil, errors.New(strings.ReplaceAll(msg, "already set in map", "given twice in one mapping; give each key once"))
+		}
+		return nil, err
 	}
 	if err := checkFinite(tree, prefix); err != nil {
 		return nil, err
