@@ -341,17 +341,42 @@ func (c Config) ToJSON() (string, error) {
 }
 
 // ParseConfig decodes a JSON config, rejecting unknown keys, keys that differ from a
-// field's only in case and anything after the one JSON object, and validates it. Keys
+// field's only in case, keys given twice, null values and anything after the one JSON
+// object, and validates it. Keys
 // absent from the JSON keep the values of base, so a partial JSON overrides a preset.
 func ParseConfig(base Config, jsonText string) (Config, error) {
 	cfg := base
 	if err := jsonfile.DecodeStrict(jsonText, &cfg); err != nil {
 		return Config{}, fmt.Errorf("config: decoding JSON: %w", err)
 	}
+	if err := refuseNulls(jsonText); err != nil {
+		return Config{}, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// refuseNulls reports a key of the JSON object text whose value is null (YAML's "key:"
+// with nothing after it, "~" or "null"), which decoding would skip, leaving the base's
+// value in place of the one the user meant to give.
+func refuseNulls(text string) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return fmt.Errorf("config: decoding JSON: %w", err)
+	}
+	keys := make([]string, 0, len(raw))
+	for k, v := range raw {
+		if string(bytes.TrimSpace(v)) == "null" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		slices.Sort(keys)
+		return fmt.Errorf("config: %s: no value (null); give one, or leave the key out for the preset's", keys[0])
+	}
+	return nil
 }
 
 // LoadConfig reads a config file on top of base: YAML or JSON (JSON is YAML too) with
@@ -387,6 +412,9 @@ func LoadConfig(base Config, path string) (Config, error) {
 		cfg := base
 		if err := jsonfile.DecodeStrict(string(run.Config), &cfg); err != nil {
 			return Config{}, fmt.Errorf("%s: config: decoding JSON: %w", path, err)
+		}
+		if err := refuseNulls(string(run.Config)); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", path, err)
 		}
 		cfg = cfg.withoutIdleFanout()
 		if err := cfg.Validate(); err != nil {

@@ -278,6 +278,25 @@ func TestOlderRecordsWithIdleFanoutStillLoad(t *testing.T) {
 	}
 }
 
+// A key without a value — YAML's "seed:" or "~", JSON's null, "-set seed=" — is refused
+// naming the key, where decoding would have kept the preset's value.
+func TestNullConfigValuesRefusedByName(t *testing.T) {
+	base, err := Preset("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{"seed:\n", "layers: 2\nseed: ~\n", "seed: null\n", `{"config": {"seed": null}}`} {
+		if _, err := LoadConfig(base, writeFile(t, "c.yaml", text)); err == nil || !strings.Contains(err.Error(), "seed: no value") {
+			t.Errorf("config file %q: %v; want an error naming seed", text, err)
+		}
+	}
+	for _, s := range []string{"seed=", "seed=null", "seed=~", `{"seed": null}`} {
+		if _, err := ParseSetting(base, s); err == nil || !strings.Contains(err.Error(), "seed: no value") {
+			t.Errorf("ParseSetting(%q): %v; want an error naming seed", s, err)
+		}
+	}
+}
+
 // A fanout is checked whenever it is set, full-batch configs included, and a
 // full-batch run leaves it out of its recorded config.
 func TestFanoutCheckedAlwaysAndDroppedFromFullBatchRuns(t *testing.T) {
