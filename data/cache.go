@@ -26,7 +26,7 @@ const (
 	cacheMagic = "gexphds\n"
 	// cacheFormatVersion changes whenever the encoding or any loader's output changes,
 	// which invalidates every cached data set.
-	cacheFormatVersion = 1
+	cacheFormatVersion = 2 // 2: npz sparse matrices read as scipy reads them
 	cacheSuffix        = ".gxd"
 )
 

@@ -22,6 +22,10 @@ import (
 // a component of at least 3 nodes. Labels are 0-based class indices in [0, MaxClasses)
 // and below the number of nodes of the file's graph, or -1 (Unlabelled) for a node of no
 // split; the attr_* matrix needs at least one column.
+// The adj_* and attr_* matrices are read as scipy reads them (see readSparse): CSR by
+// default, CSC or COO when an adj_format or attr_format entry says so, indices in any
+// order and of any integer type, duplicate entries summed; every stored entry of adj is
+// an edge whatever its value, as scipy's tocoo (and so PyG) gives them.
 // opts.Seed draws the split; opts.AllNodes, opts.DoubledEdges and opts.SelfLoops read the
 // graph as the reference code does instead (see LoadOptions). An empty name is taken
 // from the file name.
@@ -37,7 +41,7 @@ func LoadGNNBenchmark(path, name string, opts LoadOptions) (*Dataset, error) {
 }
 
 func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, error) {
-	adj, err := readCSR(z, "adj")
+	adj, err := readSparse(z, "adj")
 	if err != nil {
 		return nil, err
 	}
@@ -48,8 +52,11 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 	if n == 0 {
 		return nil, fmt.Errorf("%s: entry adj_shape: graph has no nodes", z.Name)
 	}
-	attr, err := readCSR(z, "attr")
+	attr, err := readSparse(z, "attr")
 	if err != nil {
+		return nil, err
+	}
+	if err := binaryFeatures(attr, z.Name); err != nil {
 		return nil, err
 	}
 	if attr.cols == 0 {
@@ -57,16 +64,6 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 	}
 	if attr.rows != n {
 		return nil, fmt.Errorf("%s: entry attr_shape: %d feature rows for %d nodes", z.Name, attr.rows, n)
-	}
-	for i, v := range attr.data {
-		if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
-			return nil, fmt.Errorf("%s: entry attr_data: element %d is %v", z.Name, i, v)
-		}
-		// Binary features, as PyTorch Geometric reads these files (x[x > 0] = 1): the
-		// Coauthor sets store keyword counts, the others are binary already.
-		if v > 0 {
-			attr.data[i] = 1
-		}
 	}
 	labelArr, err := z.Array("labels")
 	if err != nil {
@@ -138,79 +135,32 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 	return d, nil
 }
 
-// csrMatrix is a sparse matrix read from the <prefix>_{data,indices,indptr,shape} entries.
-type csrMatrix struct {
-	rows, cols int
-	indptr     []int64
-	indices    []int32
-	data       []float32
-}
-
-// readCSR reads and checks a CSR matrix: shape of two sizes, indptr of rows+1
-// non-decreasing offsets from 0 to nnz, indices in [0, cols), one value per index.
-func readCSR(z *npy.NPZ, prefix string) (*csrMatrix, error) {
-	entry := func(suffix string) (*npy.Array, string, error) {
-		name := prefix + "_" + suffix
-		a, err := z.Array(name)
-		if err == nil && len(a.Shape) != 1 {
-			err = fmt.Errorf("%s: entry %s: shape %v, want one dimension", z.Name, name, a.Shape)
-		}
-		return a, name, err
-	}
-	shapeArr, shapeName, err := entry("shape")
-	if err != nil {
-		return nil, err
-	}
-	shape, err := shapeArr.Int64s()
-	if err != nil {
-		return nil, err
-	}
-	if len(shape) != 2 || shape[0] < 0 || shape[1] < 0 || shape[0] > maxNodes || shape[1] > maxNodes {
-		return nil, fmt.Errorf("%s: entry %s: %v is not a valid matrix shape", z.Name, shapeName, shape)
-	}
-	m := &csrMatrix{rows: int(shape[0]), cols: int(shape[1])}
-	indptrArr, indptrName, err := entry("indptr")
-	if err != nil {
-		return nil, err
-	}
-	if m.indptr, err = indptrArr.Int64s(); err != nil {
-		return nil, err
-	}
-	indicesArr, indicesName, err := entry("indices")
-	if err != nil {
-		return nil, err
-	}
-	if m.indices, err = indicesArr.Int32s(); err != nil {
-		return nil, err
-	}
-	dataArr, dataName, err := entry("data")
-	if err != nil {
-		return nil, err
-	}
-	if m.data, err = dataArr.Float32s(); err != nil {
-		return nil, err
-	}
-	if len(m.indptr) != m.rows+1 {
-		return nil, fmt.Errorf("%s: entry %s: %d offsets for %d rows, want %d", z.Name, indptrName, len(m.indptr), m.rows, m.rows+1)
-	}
-	if m.indptr[0] != 0 {
-		return nil, fmt.Errorf("%s: entry %s: first offset is %d, want 0", z.Name, indptrName, m.indptr[0])
-	}
+// binaryFeatures makes the feature matrix m binary as PyTorch Geometric reads these
+// files (x[x > 0] = 1 on the dense matrix): the Coauthor sets store keyword counts, the
+// others are binary already. Negative values stay; zero values (explicit zeros,
+// duplicates that cancel) are dropped, being no feature of the dense matrix. A value
+// that is not finite is an error naming the archive, row and column.
+func binaryFeatures(m *csrMatrix, archive string) error {
+	out := 0
 	for r := range m.rows {
-		if m.indptr[r+1] < m.indptr[r] {
-			return nil, fmt.Errorf("%s: entry %s: offset %d (%d) is below offset %d (%d)", z.Name, indptrName, r+1, m.indptr[r+1], r, m.indptr[r])
+		start := out
+		for k := m.indptr[r]; k < m.indptr[r+1]; k++ {
+			v := m.data[k]
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				return fmt.Errorf("%s: entry attr_data: row %d, column %d is %v", archive, r, m.indices[k], v)
+			}
+			if v == 0 {
+				continue
+			}
+			if v > 0 {
+				v = 1
+			}
+			m.indices[out], m.data[out] = m.indices[k], v
+			out++
 		}
+		m.indptr[r] = int64(start)
 	}
-	if nnz := m.indptr[m.rows]; nnz != int64(len(m.indices)) {
-		return nil, fmt.Errorf("%s: entry %s: last offset %d but %s holds %d indices", z.Name, indptrName, nnz, indicesName, len(m.indices))
-	}
-	if len(m.data) != len(m.indices) {
-		return nil, fmt.Errorf("%s: entry %s: %d values for %d indices", z.Name, dataName, len(m.data), len(m.indices))
-	}
-	for i, c := range m.indices {
-		if c < 0 || int(c) >= m.cols {
-			return nil, fmt.Errorf("%s: entry %s: element %d value %d outside [0, %d)", z.Name, indicesName, i, c, m.cols)
-		}
-	}
-	return m, nil
+	m.indptr[m.rows] = int64(out)
+	m.indices, m.data = m.indices[:out], m.data[:out]
+	return nil
 }

@@ -193,6 +193,9 @@ func readCheckpoint(path string) (*loadedCheckpoint, error) {
 		return fail("byte order %q not supported", hdr.ByteOrder)
 	}
 	remaining := st.Size() - 16 - int64(hlen) - trailer
+	// Older versions stored the fanout of a full-batch run, which sampled nothing (and
+	// was not checked): the config is the one that ran.
+	hdr.CheckpointInfo.Config = hdr.CheckpointInfo.Config.withoutIdleFanout()
 	ck := &loadedCheckpoint{info: hdr.CheckpointInfo, vars: hdr.Variables}
 	crc := crc32.NewIEEE()
 	for _, sv := range hdr.Variables {

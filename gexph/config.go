@@ -2,7 +2,9 @@ package gexph
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -13,6 +15,7 @@ import (
 
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/layers"
+	yamlv2 "go.yaml.in/yaml/v2"
 	"sigs.k8s.io/yaml"
 )
 
@@ -302,6 +305,13 @@ func (c *Config) Validate() error {
 	if (c.PE == PELap || c.PE == PERWSE) && (c.PEDim < 1 || c.PEDim >= c.HiddenDim) {
 		return fmt.Errorf("config: pe %q needs 1 ≤ pe_dim < hidden_dim = %d, got pe_dim = %d", c.PE, c.HiddenDim, c.PEDim)
 	}
+	if c.Fanout != "" {
+		// A set fanout is checked whether or not this config samples mini-batches: a
+		// config file or preset holds it for the runs that do.
+		if _, err := ParseFanout(c.Fanout, c.Layers); err != nil {
+			return err
+		}
+	}
 	if c.BatchNodes > 0 {
 		if err := c.checkMiniBatch(); err != nil {
 			return err
@@ -331,17 +341,42 @@ func (c Config) ToJSON() (string, error) {
 }
 
 // ParseConfig decodes a JSON config, rejecting unknown keys, keys that differ from a
-// field's only in case and anything after the one JSON object, and validates it. Keys
+// field's only in case, keys given twice, null values and anything after the one JSON
+// object, and validates it. Keys
 // absent from the JSON keep the values of base, so a partial JSON overrides a preset.
 func ParseConfig(base Config, jsonText string) (Config, error) {
 	cfg := base
 	if err := jsonfile.DecodeStrict(jsonText, &cfg); err != nil {
 		return Config{}, fmt.Errorf("config: decoding JSON: %w", err)
 	}
+	if err := refuseNulls(jsonText); err != nil {
+		return Config{}, err
+	}
 	if err := cfg.Validate(); err != nil {
 		return Config{}, err
 	}
 	return cfg, nil
+}
+
+// refuseNulls reports a key of the JSON object text whose value is null (YAML's "key:"
+// with nothing after it, "~" or "null"), which decoding would skip, leaving the base's
+// value in place of the one the user meant to give.
+func refuseNulls(text string) error {
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &raw); err != nil {
+		return fmt.Errorf("config: decoding JSON: %w", err)
+	}
+	keys := make([]string, 0, len(raw))
+	for k, v := range raw {
+		if string(bytes.TrimSpace(v)) == "null" {
+			keys = append(keys, k)
+		}
+	}
+	if len(keys) > 0 {
+		slices.Sort(keys)
+		return fmt.Errorf("config: %s: no value (null); give one, or leave the key out for the preset's", keys[0])
+	}
+	return nil
 }
 
 // LoadConfig reads a config file on top of base: YAML or JSON (JSON is YAML too) with
@@ -363,7 +398,7 @@ func LoadConfig(base Config, path string) (Config, error) {
 		}
 		return info.Config, nil
 	}
-	js, err := yaml.YAMLToJSON(b)
+	js, err := yamlToJSON(b, "")
 	if err != nil {
 		return Config{}, fmt.Errorf("%s: config: %w", path, err)
 	}
@@ -371,7 +406,21 @@ func LoadConfig(base Config, path string) (Config, error) {
 		Config json.RawMessage `json:"config"`
 	}
 	if json.Unmarshal(js, &run) == nil && len(run.Config) > 0 {
-		js = run.Config // a result.json (or any record holding a config)
+		// A result.json (or any record holding a config): the config of a run, whose
+		// fanout older versions stored even when the run was full-batch and sampled
+		// nothing (unchecked then): it is left out, as Train leaves it out now.
+		cfg := base
+		if err := jsonfile.DecodeStrict(string(run.Config), &cfg); err != nil {
+			return Config{}, fmt.Errorf("%s: config: decoding JSON: %w", path, err)
+		}
+		if err := refuseNulls(string(run.Config)); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", path, err)
+		}
+		cfg = cfg.withoutIdleFanout()
+		if err := cfg.Validate(); err != nil {
+			return Config{}, fmt.Errorf("%s: %w", path, err)
+		}
+		return cfg, nil
 	}
 	cfg, err := ParseConfig(base, string(js))
 	if err != nil {
@@ -396,21 +445,113 @@ func ParseSetting(cfg Config, setting string) (Config, error) {
 	}
 	value = strings.TrimSpace(value)
 	var js []byte
-	if f, err := strconv.ParseFloat(value, 64); err == nil && !math.IsInf(f, 0) && !math.IsNaN(f) {
+	if f, err := strconv.ParseFloat(value, 64); err == nil {
 		// A number as Go reads it (YAML 1.1 would read 1e-3 as a string); an integral
 		// one is written as an integer so that integer fields take it.
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return Config{}, fmt.Errorf("config: setting %q: %s = %v, want a finite number", setting, key, f)
+		}
 		js = strconv.AppendFloat(nil, f, 'g', -1, 64)
 		if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 			js = strconv.AppendInt(nil, int64(f), 10)
 		}
-	} else if js, err = yaml.YAMLToJSON([]byte(value)); err != nil {
-		return Config{}, fmt.Errorf("config: setting %q: value: %w", setting, err)
+	} else if js, err = yamlToJSON([]byte(value), key); err != nil {
+		return Config{}, fmt.Errorf("config: setting %q: %w", setting, err)
 	}
 	obj, err := json.Marshal(map[string]json.RawMessage{key: js})
 	if err != nil {
 		return Config{}, fmt.Errorf("config: setting %q: %w", setting, err)
 	}
 	return ParseConfig(cfg, string(obj))
+}
+
+// SettingKeys returns the config keys one setting of ParseSetting sets: the key of
+// "key=value", or the keys of a JSON object.
+func SettingKeys(setting string) ([]string, error) {
+	text := strings.TrimSpace(setting)
+	if !strings.HasPrefix(text, "{") {
+		key, _, _ := strings.Cut(text, "=")
+		return []string{strings.TrimSpace(key)}, nil
+	}
+	var obj map[string]json.RawMessage
+	if err := jsonfile.DecodeStrict(text, &obj); err != nil {
+		return nil, fmt.Errorf("config: setting %q: %w", setting, err)
+	}
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys, nil
+}
+
+// ParseSettings applies settings in order with ParseSetting, refusing a key that two of
+// them set (the last would silently win): one command line says each value once.
+func ParseSettings(cfg Config, settings []string) (Config, error) {
+	setBy := map[string]string{}
+	for _, s := range settings {
+		keys, err := SettingKeys(s)
+		if err != nil {
+			return Config{}, err
+		}
+		for _, k := range keys {
+			if prev, dup := setBy[k]; dup {
+				return Config{}, fmt.Errorf("config: key %q set twice (%q, then %q); give each key once", k, prev, s)
+			}
+			setBy[k] = s
+		}
+		if cfg, err = ParseSetting(cfg, s); err != nil {
+			if strings.HasPrefix(strings.TrimSpace(s), "{") { // key=value errors name it
+				err = fmt.Errorf("setting %s: %w", s, err)
+			}
+			return Config{}, err
+		}
+	}
+	return cfg, nil
+}
+
+// yamlToJSON converts YAML (JSON included) to JSON as a config is read: a key twice in
+// one mapping is an error naming the key and its line, and so is a value that is not a
+// finite number (.nan, .inf, which JSON cannot hold), named by its key path (under
+// prefix, when not empty).
+func yamlToJSON(b []byte, prefix string) ([]byte, error) {
+	var tree any
+	if err := yamlv2.UnmarshalStrict(b, &tree); err != nil {
+		var te *yamlv2.TypeError
+		if errors.As(err, &te) { // strict decoding into any: keys twice in a mapping
+			msg := strings.Join(te.Errors, "; ")
+			return nil, errors.New(strings.ReplaceAll(msg, "already set in map", "given twice in one mapping; give each key once"))
+		}
+		return nil, err
+	}
+	if err := checkFinite(tree, prefix); err != nil {
+		return nil, err
+	}
+	return yaml.YAMLToJSONStrict(b)
+}
+
+// checkFinite reports the first float of a decoded YAML value that is NaN or infinite,
+// naming its key path.
+func checkFinite(v any, path string) error {
+	switch v := v.(type) {
+	case float64:
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("%s = %v, want a finite number", cmp.Or(path, "value"), v)
+		}
+	case map[any]any:
+		for k, x := range v {
+			if err := checkFinite(x, strings.TrimPrefix(fmt.Sprintf("%s.%v", path, k), ".")); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, x := range v {
+			if err := checkFinite(x, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // ToYAML returns the config as YAML (the JSON names as keys, sorted), which LoadConfig
@@ -444,9 +585,20 @@ func quoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
+// withoutIdleFanout returns c without a fanout it does not use: a full-batch config
+// (batch_nodes = 0) samples nothing, as PyG's num_neighbors means nothing without a
+// NeighborLoader. Train records what ran: such a run's config holds no fanout.
+func (c Config) withoutIdleFanout() Config {
+	if c.BatchNodes == 0 {
+		c.Fanout = ""
+	}
+	return c
+}
+
 // runChanges lists how config b differs from a apart from the run's length (epochs
 // and patience), as ConfigChanges does; none means they describe the same run.
 func runChanges(a, b Config) []string {
+	a, b = a.withoutIdleFanout(), b.withoutIdleFanout()
 	a.Epochs, b.Epochs = 0, 0
 	a.Patience, b.Patience = 0, 0
 	return ConfigChanges(a, b)

@@ -1,6 +1,7 @@
 package gexph
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -29,10 +30,80 @@ type EpochStats struct {
 	// Seconds is the wall time of the epoch (training and evaluation).
 	Seconds float64 `json:"seconds"`
 	// CPUSeconds is the process's CPU time (user plus system) over the same span.
-	CPUSeconds float64 `json:"cpu_seconds,omitempty"`
+	CPUSeconds float64 `json:"cpu_seconds"`
 	// ExamplesPerSec is the training throughput (graphs, or labelled nodes of a
 	// transductive data set, per second of training steps).
 	ExamplesPerSec float64 `json:"examples_per_sec"`
+	// Diverged marks the epoch in which the loss became NaN or infinite, the run's last
+	// (see DivergedError); its values that are not finite are null in JSON.
+	Diverged bool `json:"diverged,omitempty"`
+}
+
+// epochStatsJSON is EpochStats as JSON holds it: a float that is not finite (which JSON
+// cannot hold) is null.
+type epochStatsJSON struct {
+	Epoch          int      `json:"epoch"`
+	TrainLoss      *float64 `json:"train_loss"`
+	TrainMetric    *float64 `json:"train_metric"`
+	ValLoss        *float64 `json:"val_loss"`
+	ValMetric      *float64 `json:"val_metric"`
+	TestMetric     *float64 `json:"test_metric,omitempty"`
+	Best           bool     `json:"best,omitempty"`
+	LR             *float64 `json:"lr"`
+	Seconds        *float64 `json:"seconds"`
+	CPUSeconds     *float64 `json:"cpu_seconds"`
+	ExamplesPerSec *float64 `json:"examples_per_sec"`
+	Diverged       bool     `json:"diverged,omitempty"`
+}
+
+// floatFields lists the float fields of s and j side by side.
+func (s *EpochStats) floatFields(j *epochStatsJSON) []struct {
+	v *float64
+	p **float64
+} {
+	return []struct {
+		v *float64
+		p **float64
+	}{
+		{&s.TrainLoss, &j.TrainLoss}, {&s.TrainMetric, &j.TrainMetric}, {&s.ValLoss, &j.ValLoss},
+		{&s.ValMetric, &j.ValMetric}, {&s.LR, &j.LR}, {&s.Seconds, &j.Seconds},
+		{&s.CPUSeconds, &j.CPUSeconds}, {&s.ExamplesPerSec, &j.ExamplesPerSec},
+	}
+}
+
+// MarshalJSON writes the epoch with null for each value that is not finite (the values
+// of a diverged epoch), which encoding/json would refuse.
+func (s EpochStats) MarshalJSON() ([]byte, error) {
+	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged}
+	for _, f := range s.floatFields(&j) {
+		if finite(*f.v) {
+			x := *f.v
+			*f.p = &x
+		}
+	}
+	if t := s.TestMetric; t != nil && finite(*t) {
+		j.TestMetric = t
+	}
+	return json.Marshal(j)
+}
+
+// UnmarshalJSON reads an epoch as MarshalJSON writes it: null is NaN, an absent value 0.
+func (s *EpochStats) UnmarshalJSON(b []byte) error {
+	var j epochStatsJSON
+	for _, f := range s.floatFields(&j) {
+		*f.p = new(float64)
+	}
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged}
+	for _, f := range s.floatFields(&j) {
+		*f.v = math.NaN()
+		if *f.p != nil {
+			*f.v = **f.p
+		}
+	}
+	return nil
 }
 
 // progress writes the human-readable progress of a run to an io.Writer: one line per

@@ -390,7 +390,7 @@ func (m *Model) trainSampledEpoch(ctx context.Context, ds *data.Dataset, epoch i
 		l, out, err := m.trainStep(b)
 		b.Release()
 		if err != nil {
-			return 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
+			return 0, stepError(err, epoch, bi+1)
 		}
 		c.add(out, b, allRows(s.NumSeeds), l, float64(s.NumSeeds))
 		prog.step(epoch, bi+1, len(batches), c.loss(), start)

@@ -58,8 +58,8 @@ type TrainOptions struct {
 	// memory (ErrOutOfMemory, see DenseAttentionBytes): for callers that watch the
 	// process's memory themselves, as the scaling suite does.
 	NoMemoryCheck bool
-	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
-	// default to the Config's Seed and MaxTrain/MaxVal/MaxTest).
+	// Data configures TrainFromSpec's data.Load (its Seed is the Config's Seed, and the
+	// generated split sizes default to the Config's MaxTrain/MaxVal/MaxTest).
 	Data data.LoadOptions
 	// TensorBoardDir, if set, receives a TensorBoard event file with the per-epoch
 	// scalars (losses, metrics, learning rate, seconds).
@@ -238,9 +238,49 @@ func (m *Model) trainStep(b *Batch) (float64, []float32, error) {
 		t.FinalizeAll()
 	}
 	if math.IsNaN(loss) || math.IsInf(loss, 0) {
-		return loss, out, fmt.Errorf("train step: loss is %v", loss)
+		return loss, out, &DivergedError{Loss: loss}
 	}
 	return loss, out, nil
+}
+
+// DivergedError reports a run whose loss became NaN or infinite: the step's update left
+// weights that are not finite, so training stops (checkpoints of earlier epochs stay as
+// they were).
+type DivergedError struct {
+	// Epoch and Step (1-based, the step within the epoch) locate the diverged step; 0
+	// where unknown (TrainStep called directly).
+	Epoch, Step int
+	// Loss is the non-finite loss (NaN, +Inf or −Inf).
+	Loss float64
+	// Validation tells that the training loss of the step was finite and the validation
+	// loss after it was not (the update itself diverged).
+	Validation bool
+}
+
+// Error says that the loss diverged, to what and where.
+func (e *DivergedError) Error() string {
+	what := "loss"
+	if e.Validation {
+		what = "validation loss"
+	}
+	if e.Epoch == 0 {
+		return fmt.Sprintf("%s diverged (%v)", what, e.Loss)
+	}
+	if e.Validation {
+		return fmt.Sprintf("%s diverged (%v) at epoch %d, after step %d", what, e.Loss, e.Epoch, e.Step)
+	}
+	return fmt.Sprintf("%s diverged (%v) at epoch %d, step %d", what, e.Loss, e.Epoch, e.Step)
+}
+
+// stepError completes the error of training step step (1-based) of an epoch: a
+// diverged loss is located, any other error wrapped with where it happened.
+func stepError(err error, epoch, step int) error {
+	var d *DivergedError
+	if errors.As(err, &d) {
+		d.Epoch, d.Step = epoch, step
+		return d
+	}
+	return fmt.Errorf("epoch %d, batch %d: %w", epoch, step-1, err)
 }
 
 // collector gathers the predictions of a pass for a metric and the loss.
@@ -249,11 +289,14 @@ type collector struct {
 	pred, label   []int32
 	score, target []float64
 	lossSum, wSum float64
+	// steps counts the batches added.
+	steps int
 }
 
 // add records rows of out ([b.padded rows × outDim]) with their batch loss.
 func (c *collector) add(out []float32, b *Batch, rows []int, loss, weight float64) {
 	k := c.m.spec.outDim
+	c.steps++
 	c.lossSum += loss * weight
 	c.wSum += weight
 	for _, r := range rows {
@@ -442,23 +485,32 @@ func (m *Model) evaluate(ds *data.Dataset, splits []string) ([]SplitResult, erro
 	return res, nil
 }
 
+// epochRun is what the training steps of one epoch measured.
+type epochRun struct {
+	loss, metric float64
+	// examples is the number of training examples, steps the number of steps.
+	examples, steps int
+	secs            float64
+}
+
 // trainEpoch runs one epoch of training steps and returns its loss, metric, number of
-// training examples and training seconds.
-func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress) (loss, metric float64, examples int, secs float64, err error) {
+// training examples and steps, and training seconds.
+func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress) (run epochRun, err error) {
 	start := time.Now()
 	c := &collector{m: m}
+	examples := 0
 	if m.miniBatch() {
 		if examples, err = m.trainSampledEpoch(ctx, ds, epoch, prog, c); err != nil {
-			return 0, 0, 0, 0, err
+			return epochRun{}, err
 		}
 	} else if m.spec.transductive {
 		b, err := m.transductiveBatch(ds, true)
 		if err != nil {
-			return 0, 0, 0, 0, err
+			return epochRun{}, err
 		}
 		l, out, err := m.trainStep(b)
 		if err != nil {
-			return 0, 0, 0, 0, fmt.Errorf("epoch %d: %w", epoch, err)
+			return epochRun{}, stepError(err, epoch, 1)
 		}
 		c.add(out, b, ds.Split.Train, l, float64(len(ds.Split.Train)))
 		examples = len(ds.Split.Train)
@@ -467,16 +519,16 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		batches := batchesOf(order, m.cfg.BatchSize)
 		for bi, graphs := range batches {
 			if err := ctx.Err(); err != nil {
-				return 0, 0, 0, 0, err
+				return epochRun{}, err
 			}
 			b, err := m.BuildBatch(ds, graphs, nil)
 			if err != nil {
-				return 0, 0, 0, 0, err
+				return epochRun{}, err
 			}
 			l, out, err := m.trainStep(b)
 			b.Release()
 			if err != nil {
-				return 0, 0, 0, 0, fmt.Errorf("epoch %d, batch %d: %w", epoch, bi, err)
+				return epochRun{}, stepError(err, epoch, bi+1)
 			}
 			sumW := 0.0
 			for _, w := range b.Weights {
@@ -487,11 +539,11 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		}
 		examples = len(order)
 	}
-	metric, err = c.metric(m.cfg.Metric)
+	metric, err := c.metric(m.cfg.Metric)
 	if err != nil {
-		return 0, 0, 0, 0, fmt.Errorf("epoch %d: train %w", epoch, err)
+		return epochRun{}, fmt.Errorf("epoch %d: train %w", epoch, err)
 	}
-	return c.loss(), metric, examples, time.Since(start).Seconds(), nil
+	return epochRun{loss: c.loss(), metric: metric, examples: examples, steps: c.steps, secs: time.Since(start).Seconds()}, nil
 }
 
 // Train trains a model of cfg on ds and returns the result: AdamW with the cosine
@@ -501,7 +553,10 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 // (best.ckpt), log.jsonl and result.json. Inductive data sets train on mini-batches of
 // graphs shuffled per epoch by the seed; transductive ones full-batch with the loss on
 // the training nodes. The same seed gives the same run; a resumed run (opts.Resume)
-// continues exactly as an uninterrupted one.
+// continues exactly as an uninterrupted one. A loss (training, or validation after an
+// epoch's steps) that becomes NaN or infinite stops the run with a *DivergedError naming
+// the epoch and step; that epoch is logged, marked diverged, and no checkpoint is written
+// for it, so best.ckpt and last.ckpt keep the epochs before.
 //
 // Train locks opts.OutDir first and checks everything (config, data, memory, model,
 // the checkpoint to resume) before it writes, moves or removes a file there; see
@@ -511,6 +566,12 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	start := time.Now()
 	if err := checkTrainOptions(cfg, opts); err != nil {
 		return nil, err
+	}
+	if idle := cfg.withoutIdleFanout(); idle.Fanout != cfg.Fanout {
+		if opts.Log != nil {
+			fmt.Fprintf(opts.Log, "· fanout %q not used: batch_nodes = 0 trains full-batch, sampling nothing (left out of this run's config)\n", cfg.Fanout)
+		}
+		cfg = idle
 	}
 	if ds == nil {
 		return nil, errors.New("train: nil data set")
@@ -713,6 +774,10 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 			return finish(), interrupted(epoch, err)
 		}
 		st, err := m.runEpoch(ctx, ds, epoch, info, prog)
+		var diverged *DivergedError
+		if errors.As(err, &diverged) {
+			return divergedRun(finish(), st, prog, logs, diverged)
+		}
 		if err != nil {
 			return finish(), interrupted(epoch, err)
 		}
@@ -738,7 +803,8 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 }
 
 // runEpoch trains and evaluates one epoch and returns its statistics; a new best
-// validation metric updates info's best epoch (once the epoch has succeeded).
+// validation metric updates info's best epoch (once the epoch has succeeded). A loss
+// that diverged returns the epoch's statistics (marked diverged) with a *DivergedError.
 func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info *CheckpointInfo, prog *progress) (EpochStats, error) {
 	cfg := m.cfg
 	epochStart, epochCPU := time.Now(), sysinfo.ProcessCPUSeconds()
@@ -746,7 +812,12 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	if err := m.SetLearningRate(lr); err != nil {
 		return EpochStats{}, err
 	}
-	trainLoss, trainMetric, examples, trainSecs, err := m.trainEpoch(ctx, ds, epoch, prog)
+	run, err := m.trainEpoch(ctx, ds, epoch, prog)
+	var diverged *DivergedError
+	if errors.As(err, &diverged) {
+		return EpochStats{Epoch: epoch, TrainLoss: diverged.Loss, TrainMetric: math.NaN(), ValLoss: math.NaN(),
+			ValMetric: math.NaN(), LR: lr, Seconds: time.Since(epochStart).Seconds(), Diverged: true}, err
+	}
 	if err != nil {
 		return EpochStats{}, err
 	}
@@ -764,8 +835,13 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	if err != nil {
 		return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
 	}
-	st := EpochStats{Epoch: epoch, TrainLoss: trainLoss, TrainMetric: trainMetric, ValLoss: val[0].Loss,
-		ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(examples) / math.Max(trainSecs, 1e-9)}
+	st := EpochStats{Epoch: epoch, TrainLoss: run.loss, TrainMetric: run.metric, ValLoss: val[0].Loss,
+		ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(run.examples) / math.Max(run.secs, 1e-9)}
+	if !finite(st.ValLoss) {
+		st.ValMetric, st.Diverged = math.NaN(), true
+		st.Seconds = time.Since(epochStart).Seconds()
+		return st, &DivergedError{Epoch: epoch, Step: run.steps, Loss: st.ValLoss, Validation: true}
+	}
 	if len(val) > 1 {
 		st.TestMetric = &val[1].Metric
 	}
@@ -805,6 +881,22 @@ func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
 	}
 	return rd.commit()
 }
+// divergedRun ends a run whose loss diverged in epoch st: the epoch goes to the progress
+// output and the logs (marked diverged, its non-finite values null in log.jsonl) but to
+// no checkpoint, so best.ckpt and last.ckpt keep the epochs before; the result holds
+// it in its history.
+func divergedRun(res *Result, st EpochStats, prog *progress, logs *runLogs, d *DivergedError) (*Result, error) {
+	prog.epoch(st)
+	res.History = append(slices.Clone(res.History), st)
+	err := fmt.Errorf("train: %w", d)
+	if lerr := logs.epoch(st); lerr != nil {
+		err = errors.Join(err, fmt.Errorf("train: logging the diverged epoch: %w", lerr))
+	}
+	return res, err
+}
+
+// finite tells whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // sameDataset checks that a checkpoint was made on the data set named name with the
 // given fingerprint, and returns an error completing "the checkpoint … " otherwise.
@@ -849,13 +941,11 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 }
 
 // DataOptions completes lo for a run of cfg, as TrainFromSpec does: the seed of random
-// splits and generated data defaults to cfg.Seed, and generated split sizes to
-// cfg.MaxTrain/MaxVal/MaxTest. Load a data set with it to evaluate a checkpoint on the
-// data it was trained on.
+// splits and generated data is cfg.Seed (0 included: a run's seed is the one its
+// result.json records), and generated split sizes default to cfg.MaxTrain/MaxVal/MaxTest.
+// Load a data set with it to evaluate a checkpoint on the data it was trained on.
 func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
-	if lo.Seed == 0 {
-		lo.Seed = cfg.Seed
-	}
+	lo.Seed = cfg.Seed
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
 	}

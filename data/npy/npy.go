@@ -9,26 +9,30 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
 
-// Array is a numeric array read from a NumPy .npy file: its type, shape and raw
-// little-endian data in C order.
+// Array is an array read from a NumPy .npy file: its type, shape and raw data, held
+// little-endian in C order whatever the file's byte order and layout.
 type Array struct {
 	// Name identifies the array in error messages: a file name, or "file.npz:entry".
 	Name string
-	// DType is the NumPy type string, such as "<i8", "<f4" or "|b1".
+	// DType is the NumPy type string as the file gives it, such as "<i8", ">f4", "|b1"
+	// or "|S3".
 	DType string
 	// Shape lists the dimensions; a scalar has none.
 	Shape []int
-	kind  byte // 'i' signed, 'u' unsigned, 'f' float, 'b' bool
+	kind  byte // 'i' signed, 'u' unsigned, 'f' float, 'b' bool, 'S' bytes, 'U' unicode
 	size  int  // bytes per element
 	data  []byte
+	// bigEndian and fortran describe the file's data until normalize converts it.
+	bigEndian, fortran bool
 }
 
 // UnsupportedArrayError reports a well-formed .npy array this package does not read:
-// pickled objects, strings, big-endian or Fortran-ordered data, unusual types.
+// pickled objects, structured types, unusual types (complex numbers, dates).
 type UnsupportedArrayError struct {
 	// Name identifies the array, as Array.Name does; Reason says what is unsupported.
 	Name, Reason string
@@ -54,9 +58,11 @@ func ReadFile(path string) (*Array, error) {
 }
 
 // Read reads one .npy array (format version 1, 2 or 3) from r; name labels errors. It
-// reads little-endian or single-byte booleans, signed and unsigned integers and 32- or
-// 64-bit floats in C order, and fails on anything else, on a malformed header, and when
-// the data is shorter or longer than the shape says.
+// reads booleans, signed and unsigned integers, 16-, 32- and 64-bit floats and bytes or
+// unicode strings, little- or big-endian, in C or Fortran order, as NumPy does (the
+// Array holds them little-endian in C order). It fails on pickled objects and structured
+// types (an *UnsupportedArrayError), on a malformed header, and when the data is shorter
+// or longer than the shape says.
 func Read(r io.Reader, name string) (*Array, error) {
 	a, nbytes, err := readNPYHeader(r, name)
 	if err != nil {
@@ -79,6 +85,7 @@ func Read(r io.Reader, name string) (*Array, error) {
 		return nil, fmt.Errorf("%s: reading data: %w", name, err)
 	}
 	a.data = buf.Bytes()
+	a.normalize(true)
 	return a, nil
 }
 
@@ -98,7 +105,58 @@ func parseNPY(b []byte, name string) (*Array, error) {
 		return nil, a.tooLong(nbytes)
 	}
 	a.data = data[:nbytes:nbytes]
+	a.normalize(false)
 	return a, nil
+}
+
+// normalize converts the data as read to little-endian C order, as NumPy reads a
+// big-endian or Fortran-ordered file; owned tells whether a.data may be changed in
+// place (otherwise a converted copy replaces it).
+func (a *Array) normalize(owned bool) {
+	if a.bigEndian {
+		if !owned {
+			a.data, owned = bytes.Clone(a.data), true
+		}
+		unit := a.size // bytes per swapped unit: a UTF-32 code point of 'U' strings
+		if a.kind == 'U' {
+			unit = 4
+		}
+		for i := 0; i+unit <= len(a.data); i += unit {
+			slices.Reverse(a.data[i : i+unit])
+		}
+		a.bigEndian = false
+	}
+	if a.fortran {
+		if len(a.Shape) > 1 {
+			a.data = fortranToC(a.data, a.Shape, a.size)
+		}
+		a.fortran = false
+	}
+}
+
+// fortranToC returns data of the given shape and element size, stored in Fortran
+// (column-major) order, in C (row-major) order.
+func fortranToC(data []byte, shape []int, size int) []byte {
+	out := make([]byte, len(data))
+	idx := make([]int, len(shape))    // the C-order multi-index of element k
+	stride := make([]int, len(shape)) // Fortran strides in elements
+	for i, st := 0, 1; i < len(shape); i++ {
+		stride[i], st = st, st*shape[i]
+	}
+	for k := 0; k*size < len(out); k++ {
+		off := 0
+		for i, x := range idx {
+			off += x * stride[i]
+		}
+		copy(out[k*size:(k+1)*size], data[off*size:(off+1)*size])
+		for i := len(idx) - 1; i >= 0; i-- { // next C-order index
+			if idx[i]++; idx[i] < shape[i] {
+				break
+			}
+			idx[i] = 0
+		}
+	}
+	return out
 }
 
 func (a *Array) truncated(have, want int64) error {
@@ -206,55 +264,82 @@ func parseNPYHeader(name, header string) (*Array, error) {
 		a.Shape = append(a.Shape, n)
 	}
 	var err2 error
-	if a.kind, a.size, err2 = parseDType(a.DType); err2 != nil {
+	if a.kind, a.size, a.bigEndian, err2 = parseDType(a.DType); err2 != nil {
 		return nil, &UnsupportedArrayError{name, err2.Error()}
 	}
-	if fortran && len(a.Shape) > 1 {
-		return nil, &UnsupportedArrayError{name, fmt.Sprintf("Fortran-ordered array of shape %v not supported", a.Shape)}
-	}
+	a.fortran = fortran && len(a.Shape) > 1
 	return a, nil
 }
 
-// parseDType decodes a NumPy type string into its kind and element size.
-func parseDType(d string) (kind byte, size int, err error) {
+// parseDType decodes a NumPy type string into its kind, element size and byte order.
+func parseDType(d string) (kind byte, size int, bigEndian bool, err error) {
 	if len(d) < 2 {
-		return 0, 0, fmt.Errorf("dtype %q not supported", d)
+		return 0, 0, false, fmt.Errorf("dtype %q not supported", d)
 	}
 	order, kind := d[0], d[1]
-	switch kind {
-	case 'O':
-		return 0, 0, fmt.Errorf("object dtype %q (pickled data) not supported", d)
-	case 'U', 'S', 'a':
-		return 0, 0, fmt.Errorf("string dtype %q not supported", d)
+	if kind == 'O' {
+		return 0, 0, false, fmt.Errorf("object dtype %q (pickled data) not supported", d)
 	}
-	size, err = strconv.Atoi(d[2:])
-	if err != nil {
-		return 0, 0, fmt.Errorf("dtype %q not supported", d)
+	n, err := strconv.Atoi(d[2:])
+	if err != nil || n < 1 {
+		return 0, 0, false, fmt.Errorf("dtype %q not supported", d)
 	}
+	size = n
 	switch kind {
 	case 'b':
 		if size != 1 {
-			return 0, 0, fmt.Errorf("dtype %q not supported", d)
+			return 0, 0, false, fmt.Errorf("dtype %q not supported", d)
 		}
 	case 'i', 'u':
 		if size != 1 && size != 2 && size != 4 && size != 8 {
-			return 0, 0, fmt.Errorf("dtype %q not supported", d)
+			return 0, 0, false, fmt.Errorf("dtype %q not supported", d)
 		}
 	case 'f':
-		if size != 4 && size != 8 {
-			return 0, 0, fmt.Errorf("dtype %q not supported (only float32 and float64)", d)
+		if size != 2 && size != 4 && size != 8 {
+			return 0, 0, false, fmt.Errorf("dtype %q not supported (only float16, float32 and float64)", d)
+		}
+	case 'S', 'a': // bytes, n per element
+		kind = 'S'
+	case 'U': // UTF-32 strings of n code points
+		size = 4 * n
+	default:
+		return 0, 0, false, fmt.Errorf("dtype %q not supported", d)
+	}
+	switch order {
+	case '<', '|':
+	case '>':
+		bigEndian = size > 1 && kind != 'S'
+	default:
+		return 0, 0, false, fmt.Errorf("dtype %q: byte order %q not supported", d, order)
+	}
+	return kind, size, bigEndian, nil
+}
+
+// Strings returns the elements of a bytes ('S') or unicode ('U') array, without the
+// NUL padding NumPy stores.
+func (a *Array) Strings() ([]string, error) {
+	out := make([]string, a.Len())
+	switch a.kind {
+	case 'S':
+		for i := range out {
+			out[i] = strings.TrimRight(string(a.data[i*a.size:(i+1)*a.size]), "\x00")
+		}
+	case 'U':
+		for i := range out {
+			var b strings.Builder
+			for k := i * a.size; k < (i+1)*a.size; k += 4 {
+				r := rune(binary.LittleEndian.Uint32(a.data[k:]))
+				if r == 0 {
+					break
+				}
+				b.WriteRune(r)
+			}
+			out[i] = b.String()
 		}
 	default:
-		return 0, 0, fmt.Errorf("dtype %q not supported", d)
+		return nil, fmt.Errorf("%s: dtype %s is not a string type", a.Name, a.DType)
 	}
-	switch {
-	case order == '>' && size > 1:
-		return 0, 0, fmt.Errorf("big-endian dtype %q not supported", d)
-	case order == '<' || order == '|' || (order == '>' && size == 1):
-	default:
-		return 0, 0, fmt.Errorf("dtype %q: byte order %q not supported", d, order)
-	}
-	return kind, size, nil
+	return out, nil
 }
 
 // Len returns the number of elements.
@@ -346,6 +431,12 @@ func (a *Array) Float32s() ([]float32, error) {
 		for i := range out {
 			out[i] = float32(math.Float64frombits(binary.LittleEndian.Uint64(d[8*i:])))
 		}
+	case a.kind == 'f' && a.size == 2:
+		for i := range out {
+			out[i] = halfToFloat32(binary.LittleEndian.Uint16(d[2*i:]))
+		}
+	case a.kind == 'S' || a.kind == 'U':
+		return nil, fmt.Errorf("%s: dtype %s is not a numeric type", a.Name, a.DType)
 	default:
 		ints, err := a.Int64s()
 		if err != nil {
@@ -356,6 +447,27 @@ func (a *Array) Float32s() ([]float32, error) {
 		}
 	}
 	return out, nil
+}
+
+// halfToFloat32 converts an IEEE 754 half-precision value to float32 (exactly: every
+// half is a float32).
+func halfToFloat32(h uint16) float32 {
+	sign := uint32(h>>15) << 31
+	exp := uint32(h>>10) & 0x1f
+	frac := uint32(h) & 0x3ff
+	switch {
+	case exp == 0x1f: // Inf or NaN
+		return math.Float32frombits(sign | 0xff<<23 | frac<<13)
+	case exp == 0 && frac == 0:
+		return math.Float32frombits(sign)
+	case exp == 0: // subnormal: frac · 2⁻²⁴
+		v := float32(frac) / (1 << 24)
+		if sign != 0 {
+			v = -v
+		}
+		return v
+	}
+	return math.Float32frombits(sign | (exp+127-15)<<23 | frac<<13)
 }
 
 // pyParser reads the Python literals found in .npy headers: dictionaries, tuples, lists,

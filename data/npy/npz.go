@@ -21,7 +21,7 @@ type NPZ struct {
 	// Arrays maps each readable entry to its array.
 	Arrays map[string]*Array
 	// Skipped maps entries holding well-formed arrays this package does not read
-	// (pickled objects, strings, big-endian or Fortran-ordered data) to the reason.
+	// (pickled objects, structured types) to the reason.
 	Skipped map[string]error
 }
 

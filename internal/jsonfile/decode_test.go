@@ -40,3 +40,23 @@ func TestDecodeStrictRefusesWhatEncodingJSONWouldAccept(t *testing.T) {
 		}
 	}
 }
+
+// DecodeStrict refuses a key twice in one object — at the top, nested, inside an array
+// — naming the key, where it is and its line, and accepts the same key in different
+// objects.
+func TestDecodeStrictRefusesDuplicateKeys(t *testing.T) {
+	for _, tc := range []struct{ text, want string }{
+		{`{"layers": 1, "layers": 2}`, `key "layers" appears twice (line 1)`},
+		{"{\"layers\": 1,\n\"opt\": {\"rate\": 1,\n \"rate\": 2}}", `key "rate" appears twice in opt (line 3)`},
+		{`{"list": [{"a": 1}, {"a": 2, "a": 3}]}`, `key "a" appears twice in list[1]`},
+	} {
+		var v any
+		if err := DecodeStrict(tc.text, &v); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: error %v, want one mentioning %q", tc.text, err, tc.want)
+		}
+	}
+	var v any
+	if err := DecodeStrict(`{"a": {"x": 1}, "b": {"x": 2}, "c": [{"x": 3}, {"x": 4}]}`, &v); err != nil {
+		t.Errorf("the same key in different objects: %v", err)
+	}
+}

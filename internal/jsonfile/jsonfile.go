@@ -40,7 +40,8 @@ func Write(path string, v any) error {
 // a key that names no field of v is an error (where encoding/json would drop it), so is
 // a key that matches a field only up to case ("Layers" for "layers", which encoding/json
 // would accept), and so is anything after the value ('{"a":1}{"a":2}', which a decoder
-// would stop before). Fields of nested structs are checked the same way.
+// would stop before), and so is a key twice in one object (where encoding/json would keep
+// the last). Fields of nested structs are checked the same way.
 func DecodeStrict(text string, v any) error {
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.DisallowUnknownFields()
@@ -50,11 +51,60 @@ func DecodeStrict(text string, v any) error {
 	if _, err := dec.Token(); err != io.EOF {
 		return fmt.Errorf("unexpected data after the JSON value at offset %d", dec.InputOffset())
 	}
+	if err := checkDuplicateKeys(text); err != nil {
+		return err
+	}
 	var raw any
 	if err := json.Unmarshal([]byte(text), &raw); err != nil {
 		return err
 	}
 	return checkKeyCase(raw, reflect.TypeOf(v), "")
+}
+
+// checkDuplicateKeys reports the first key that appears twice in one object of the
+// JSON text (where encoding/json would keep the last), with its line.
+func checkDuplicateKeys(text string) error {
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.UseNumber()
+	return checkDuplicatesIn(dec, text, "")
+}
+
+// checkDuplicatesIn reads one JSON value from dec, checking its objects for duplicate
+// keys; path names the value for errors.
+func checkDuplicatesIn(dec *json.Decoder, text, path string) error {
+	tok, err := dec.Token()
+	if err != nil {
+		return err
+	}
+	switch tok {
+	case json.Delim('{'):
+		seen := map[string]bool{}
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return err
+			}
+			key, _ := kt.(string)
+			if seen[key] {
+				line := 1 + strings.Count(text[:dec.InputOffset()], "\n")
+				return fmt.Errorf("json: key %q appears twice%s (line %d); give each key once", key, inObject(path), line)
+			}
+			seen[key] = true
+			if err := checkDuplicatesIn(dec, text, strings.TrimPrefix(path+"."+key, ".")); err != nil {
+				return err
+			}
+		}
+	case json.Delim('['):
+		for i := 0; dec.More(); i++ {
+			if err := checkDuplicatesIn(dec, text, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	default:
+		return nil
+	}
+	_, err = dec.Token() // the closing delimiter
+	return err
 }
 
 // checkKeyCase reports the first key of the decoded JSON value raw that matches a field

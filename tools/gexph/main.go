@@ -148,13 +148,63 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args and rejects stray positional arguments unless allowed.
+// parseFlags parses args and rejects stray positional arguments unless allowed, and a
+// flag given twice (see checkRepeated).
 func parseFlags(fs *flag.FlagSet, args []string, maxPositional int) error {
+	if err := checkRepeated(fs, args, false); err != nil {
+		return err
+	}
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() > maxPositional {
 		return fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(maxPositional))
+	}
+	return nil
+}
+
+// repeatable marks a flag value that may be given more than once (-set).
+type repeatable interface{ repeatable() }
+
+// checkRepeated refuses a flag that args give twice, which the flag package would
+// settle silently by keeping the last value; repeatable flags (-set) are exempt. It
+// reads args as the flag package does (-name, --name, -name=value, a non-boolean flag's
+// value in the next argument, "--" ending the flags), up to the first positional
+// argument, or past positional arguments with acrossPositionals (gexph plot). Unknown
+// flags are left to the parser to report.
+func checkRepeated(fs *flag.FlagSet, args []string, acrossPositionals bool) error {
+	given := map[string]string{}
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			return nil
+		}
+		if len(a) < 2 || a[0] != '-' {
+			if acrossPositionals {
+				continue
+			}
+			return nil
+		}
+		name, value, hasValue := strings.Cut(strings.TrimPrefix(a[1:], "-"), "=")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		switch b, ok := f.Value.(interface{ IsBoolFlag() bool }); {
+		case hasValue:
+		case ok && b.IsBoolFlag():
+			value = "true"
+		case i+1 < len(args):
+			i++
+			value = args[i]
+		}
+		if _, ok := f.Value.(repeatable); ok {
+			continue
+		}
+		if prev, twice := given[name]; twice {
+			return fmt.Errorf("-%s given twice (%s, then %s); give it once", name, prev, value)
+		}
+		given[name] = value
 	}
 	return nil
 }

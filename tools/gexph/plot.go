@@ -17,6 +17,9 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("o", "", "figure to write (.png, .svg or .pdf)")
 	key := fs.String("key", "val_metric", "what to plot: train_loss, val_loss, train_metric, val_metric, test_metric, lr, seconds")
 	// Flags may follow the run directories: parse what comes after them too.
+	if err := checkRepeated(fs, args, true); err != nil {
+		return err
+	}
 	var dirs []string
 	rest := args
 	for {

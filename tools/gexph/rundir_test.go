@@ -116,11 +116,11 @@ func TestForceWhileAnotherProcessHoldsTheLockIsRefusedUntouched(t *testing.T) {
 	if line, err := bufio.NewReader(stdout).ReadString('\n'); err != nil || line != "locked\n" {
 		t.Fatalf("lock holder: %q, %v", line, err)
 	}
-	for _, extra := range [][]string{nil, {"-dataset", "npz:/nonexistent/x.npz"}} {
-		args := append(append([]string{"train", "-force", "-out", dir}, tinyTrainArgs...), extra...)
+	for _, spec := range []string{"pattern", "npz:/nonexistent/x.npz"} {
+		args := append([]string{"train", "-force", "-out", dir}, tinyArgsWithDataset(spec)...)
 		code, _, errOut := runCLI(t, args...)
 		if code == 0 || !strings.Contains(errOut, "in use by another process") {
-			t.Errorf("-force %v on a held directory: exit %d, stderr %q; want a refusal saying it is in use", extra, code, errOut)
+			t.Errorf("-force -dataset %s on a held directory: exit %d, stderr %q; want a refusal saying it is in use", spec, code, errOut)
 		}
 	}
 	requireSameSnapshot(t, "-force on a held directory", dir, before)
@@ -137,7 +137,7 @@ func TestForceWithABadDataSetKeepsTheEarlierRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, spec := range []string{"npz:" + bad, "npz:" + filepath.Join(t.TempDir(), "missing.npz")} {
-		args := append(append([]string{"train", "-force", "-out", dir}, tinyTrainArgs...), "-dataset", spec)
+		args := append([]string{"train", "-force", "-out", dir}, tinyArgsWithDataset(spec)...)
 		if code, _, errOut := runCLI(t, args...); code == 0 || !strings.Contains(errOut, strings.TrimPrefix(spec, "npz:")) {
 			t.Errorf("-force -dataset %s: exit %d, stderr %q; want an error naming the file", spec, code, errOut)
 		}
@@ -156,7 +156,7 @@ func TestResumeOverAnotherRunsFilesIsRefusedUntouched(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, dir)
-	args := append(append([]string{"train", "-resume", "-out", dir}, tinyTrainArgs...), "-dataset", "cluster")
+	args := append([]string{"train", "-resume", "-out", dir}, tinyArgsWithDataset("cluster")...)
 	code, _, errOut := runCLI(t, args...)
 	for _, want := range []string{"no last.ckpt", gexph.BestCheckpointFile, gexph.ResultFile} {
 		if code == 0 || !strings.Contains(errOut, want) {
@@ -362,4 +362,16 @@ func TestSIGTERMEndsTheRunCleanlyAndSaysHowToContinue(t *testing.T) {
 		t.Fatalf("continued run: %v", err)
 	}
 	requireSameRun(t, full, dir)
+}
+
+// tinyArgsWithDataset is tinyTrainArgs with another -dataset (a flag given twice is
+// refused).
+func tinyArgsWithDataset(spec string) []string {
+	args := slices.Clone(tinyTrainArgs)
+	for i := range args {
+		if args[i] == "-dataset" {
+			args[i+1] = spec
+		}
+	}
+	return args
 }

@@ -23,47 +23,47 @@ type settingsFlag []string
 
 func (s *settingsFlag) String() string     { return strings.Join(*s, " ") }
 func (s *settingsFlag) Set(v string) error { *s = append(*s, v); return nil }
+func (s *settingsFlag) repeatable()        {}
 
 // configFlags are the flags that make a config: a preset, a config file and overrides.
 type configFlags struct {
+	fs             *flag.FlagSet
 	preset, config *string
 	set            *settingsFlag
-	// batchNodes and fanout are shortcuts for -set batch_nodes=N and -set fanout=SPEC.
+	// batchNodes and fanout are shortcuts for -set batch_nodes=N and -set fanout=SPEC,
+	// applied when given (a given 0 or "" included).
 	batchNodes *int
 	fanout     *string
 }
 
 func addConfigFlags(fs *flag.FlagSet) configFlags {
 	c := configFlags{
+		fs:     fs,
 		preset: fs.String("preset", "", "hyperparameter preset ("+strings.Join(gexph.PresetNames(), ", ")+"); default: the data set's name"),
 		config: fs.String("config", "", "config file overriding the preset: YAML or JSON (as `gexph config` prints), a run's result.json or a checkpoint"),
 		set:    new(settingsFlag),
 	}
-	c.batchNodes = fs.Int("batch-nodes", -1, "train a transductive graph on mini-batches of this many seed nodes with sampled neighbourhoods, evaluated layer-wise (0: full-batch; default: the config's)")
-	c.fanout = fs.String("fanout", "", "mini-batch sampling per layer, e.g. local=10,expander=all,global-in=32,global-out=all (one spec, or one per layer separated by /; default: the config's)")
-	fs.Var(c.set, "set", "override one config field, key=value (e.g. -set layers=3 -set lr=0.01; repeatable), or a JSON object")
+	c.batchNodes = fs.Int("batch-nodes", 0, "train a transductive graph on mini-batches of this many seed nodes with sampled neighbourhoods, evaluated layer-wise (0: full-batch; not given: the config's)")
+	c.fanout = fs.String("fanout", "", "mini-batch sampling per layer, e.g. local=10,expander=all,global-in=32,global-out=all (one spec, or one per layer separated by /; not given: the config's); needs mini-batches (-batch-nodes or the config's batch_nodes)")
+	fs.Var(c.set, "set", "override one config field, key=value (e.g. -set layers=3 -set lr=0.01; repeatable, each key once), or a JSON object")
 	return c
+}
+
+// given tells whether the flag of that name was on the command line.
+func given(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) { found = found || f.Name == name })
+	return found
 }
 
 // load returns the config of the flags for the data set spec.
 func (c configFlags) load(spec string) (gexph.Config, error) {
-	name := *c.preset
-	if name == "" {
-		name = strings.ToLower(spec)
-		if i := strings.Index(name, ":"); i > 0 && name[:i] == "planted" {
-			name = "scaling"
-		} else if !slices.Contains(gexph.PresetNames(), name) {
-			switch {
-			case *c.config != "":
-				name = "node" // the config file's fields go on top
-			case strings.Contains(name, ":"):
-				// Files loaded by path (npz:, ogb:, edgelist:) hold node classification.
-				name = "node"
-				fmt.Fprintf(os.Stderr, "gexph: data set %s has no preset of its name: using the generic preset \"node\" (-preset chooses another)\n", spec)
-			default:
-				return gexph.Config{}, fmt.Errorf("-preset is required for data set %q (presets: %s)", spec, strings.Join(gexph.PresetNames(), ", "))
-			}
-		}
+	if err := c.checkShortcutConflicts(); err != nil {
+		return gexph.Config{}, err
+	}
+	name, err := c.presetName(spec)
+	if err != nil {
+		return gexph.Config{}, err
 	}
 	cfg, err := gexph.Preset(name)
 	if err != nil {
@@ -74,16 +74,65 @@ func (c configFlags) load(spec string) (gexph.Config, error) {
 			return gexph.Config{}, err
 		}
 	}
-	for _, s := range *c.set {
-		if cfg, err = gexph.ParseSetting(cfg, s); err != nil {
-			return gexph.Config{}, fmt.Errorf("-set %s: %w", s, err)
+	if cfg, err = gexph.ParseSettings(cfg, *c.set); err != nil {
+		return gexph.Config{}, fmt.Errorf("-set: %w", err)
+	}
+	return c.applyShortcuts(cfg)
+}
+
+// presetName is the preset the config starts from: -preset, or the data set's.
+func (c configFlags) presetName(spec string) (string, error) {
+	if *c.preset != "" {
+		return *c.preset, nil
+	}
+	name := strings.ToLower(spec)
+	if i := strings.Index(name, ":"); i > 0 && name[:i] == "planted" {
+		return "scaling", nil
+	}
+	if slices.Contains(gexph.PresetNames(), name) {
+		return name, nil
+	}
+	switch {
+	case *c.config != "":
+		return "node", nil // the config file's fields go on top
+	case strings.Contains(name, ":"):
+		// Files loaded by path (npz:, ogb:, edgelist:) hold node classification.
+		fmt.Fprintf(os.Stderr, "gexph: data set %s has no preset of its name: using the generic preset \"node\" (-preset chooses another)\n", spec)
+		return "node", nil
+	}
+	return "", fmt.Errorf("-preset is required for data set %q (presets: %s)", spec, strings.Join(gexph.PresetNames(), ", "))
+}
+
+// checkShortcutConflicts refuses -batch-nodes or -fanout given with a -set of the
+// same key: one command line says each value once.
+func (c configFlags) checkShortcutConflicts() error {
+	for _, sc := range []struct{ flag, key string }{{"batch-nodes", "batch_nodes"}, {"fanout", "fanout"}} {
+		if !given(c.fs, sc.flag) {
+			continue
+		}
+		for _, s := range *c.set {
+			if keys, err := gexph.SettingKeys(s); err == nil && slices.Contains(keys, sc.key) {
+				return fmt.Errorf("-%s and -set %s both set %s; give it once", sc.flag, s, sc.key)
+			}
 		}
 	}
-	if *c.batchNodes >= 0 {
+	return nil
+}
+
+// applyShortcuts applies -batch-nodes and -fanout when given: a negative -batch-nodes
+// and a bad -fanout are errors naming the flag.
+func (c configFlags) applyShortcuts(cfg gexph.Config) (gexph.Config, error) {
+	if given(c.fs, "batch-nodes") {
+		if *c.batchNodes < 0 {
+			return gexph.Config{}, fmt.Errorf("-batch-nodes %d: want ≥ 0 seed nodes per mini-batch (0 trains full-batch)", *c.batchNodes)
+		}
 		cfg.BatchNodes = *c.batchNodes
 	}
-	if *c.fanout != "" {
+	if given(c.fs, "fanout") {
 		cfg.Fanout = *c.fanout
+		if _, err := gexph.ParseFanout(cfg.Fanout, cfg.Layers); err != nil {
+			return gexph.Config{}, fmt.Errorf("-fanout %q: %w", cfg.Fanout, err)
+		}
 	}
 	if err := cfg.Validate(); err != nil {
 		return gexph.Config{}, fmt.Errorf("-batch-nodes %d -fanout %q: %w", cfg.BatchNodes, cfg.Fanout, err)
@@ -91,12 +140,21 @@ func (c configFlags) load(spec string) (gexph.Config, error) {
 	return cfg, nil
 }
 
+// checkFullBatchFanout refuses -fanout for a run that trains full-batch: it would
+// sample nothing (as PyG's num_neighbors, a NeighborLoader's, means nothing without one).
+func (c configFlags) checkFullBatchFanout(cfg gexph.Config) error {
+	if given(c.fs, "fanout") && cfg.BatchNodes == 0 {
+		return fmt.Errorf("-fanout %q: this run trains full-batch (batch_nodes = 0), which samples no neighbourhoods; give -batch-nodes N to train on mini-batches, or leave -fanout out", *c.fanout)
+	}
+	return nil
+}
+
 func runTrain(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("train", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
 	df := addDataFlags(fs, "pattern")
 	cf := addConfigFlags(fs)
-	epochs := fs.Int("epochs", 0, "training epochs (0: the config's)")
-	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits (0: the config's, 1 in every preset)")
+	epochs := fs.Int("epochs", 0, "training epochs (not given: the config's)")
+	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits, 0 included (not given: the config's, 1 in every preset)")
 	seeds := fs.String("seeds", "", "comma-separated seeds: one run per seed (in OUT/seed-S with -out) and their mean ± std")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: none on the go backend, pow2 for batches of graphs on XLA)")
@@ -111,8 +169,8 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	if *epochs < 0 {
-		return fmt.Errorf("-epochs %d: want a positive number of epochs (0 for the config's)", *epochs)
+	if given(fs, "epochs") && *epochs < 1 {
+		return fmt.Errorf("-epochs %d: want ≥ 1 epochs (leave -epochs out for the config's)", *epochs)
 	}
 	if *resume && *force {
 		return errors.New("-resume and -force exclude each other")
@@ -124,17 +182,20 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if err := cf.checkFullBatchFanout(cfg); err != nil {
+		return err
+	}
 	if *estimator {
 		cfg = gexph.EstimatorConfig(cfg)
 	}
 	gexph.SetupMiniBatchRuntime(cfg)
-	if *epochs > 0 {
+	if given(fs, "epochs") {
 		cfg.Epochs = *epochs
 	}
-	if *seed != 0 {
+	if given(fs, "seed") {
 		cfg.Seed = *seed
 	}
-	seedList, err := parseSeeds(*seeds, *seed)
+	seedList, err := parseSeeds(*seeds, given(fs, "seed"))
 	if err != nil {
 		return err
 	}
@@ -197,19 +258,20 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// parseSeeds reads -seeds ("" → nil: one run); it excludes -seed.
-func parseSeeds(list string, seed uint64) ([]uint64, error) {
+// parseSeeds reads -seeds ("" → nil: one run); it excludes -seed (seedGiven). Every
+// uint64 is a seed, 0 included.
+func parseSeeds(list string, seedGiven bool) ([]uint64, error) {
 	if list == "" {
 		return nil, nil
 	}
-	if seed != 0 {
+	if seedGiven {
 		return nil, errors.New("-seed and -seeds exclude each other")
 	}
 	var out []uint64
 	for _, f := range strings.Split(list, ",") {
 		s, err := strconv.ParseUint(strings.TrimSpace(f), 10, 64)
-		if err != nil || s == 0 {
-			return nil, fmt.Errorf("-seeds %s: %q is not a seed (a positive integer)", list, f)
+		if err != nil {
+			return nil, fmt.Errorf("-seeds %s: %q is not a seed (an integer from 0 to 2^64 − 1)", list, f)
 		}
 		if slices.Contains(out, s) {
 			return nil, fmt.Errorf("-seeds %s: seed %d twice", list, s)

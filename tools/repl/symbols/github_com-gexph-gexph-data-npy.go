@@ -14,9 +14,12 @@ func init() {
 		"ReadFile":    reflect.ValueOf(npy.ReadFile),
 		"ReadNPZ":     reflect.ValueOf(npy.ReadNPZ),
 		"ReadNPZFile": reflect.ValueOf(npy.ReadNPZFile),
+		"WriteNPY":    reflect.ValueOf(npy.WriteNPY),
+		"WriteNPZ":    reflect.ValueOf(npy.WriteNPZ),
 
 		// type definitions
 		"Array":                 reflect.ValueOf((*npy.Array)(nil)),
+		"Entry":                 reflect.ValueOf((*npy.Entry)(nil)),
 		"NPZ":                   reflect.ValueOf((*npy.NPZ)(nil)),
 		"UnsupportedArrayError": reflect.ValueOf((*npy.UnsupportedArrayError)(nil)),
 	}
