@@ -204,6 +204,21 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		spec, strings.Join(names, ", "))
 }
 
+// Generated tells whether spec names a data set that Load generates from the seed
+// (PATTERN, CLUSTER, planted:N), so that another seed draws fresh graphs of the same
+// distribution, rather than one it reads from files, where the seed draws only a split.
+func Generated(spec string) bool {
+	if kind, _, ok := strings.Cut(spec, ":"); ok {
+		return kind == "planted"
+	}
+	for _, e := range registry() {
+		if e.Name == strings.ToLower(spec) {
+			return len(e.Files) == 0
+		}
+	}
+	return false
+}
+
 // loadCached runs load through the cache when cache is set and the options allow it. The
 // key covers the name, the options and the size and time of every file under path.
 func loadCached(name, path string, cache bool, opts LoadOptions, load func() (*Dataset, error)) (*Dataset, error) {

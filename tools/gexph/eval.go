@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/csv"
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,7 +18,9 @@ import (
 // checkpointData loads the data set for the checkpoint at ckpt: spec, or the
 // checkpoint's own data set when spec is empty, with the seed and split sizes of the
 // checkpoint's config (gexph.DataOptions), so that its splits are the training run's.
-func checkpointData(ckpt string, df dataFlags) (*data.Dataset, gexph.CheckpointInfo, error) {
+// A dataSeed (non-nil) draws a generated data set from that seed instead: fresh graphs
+// of the same distribution.
+func checkpointData(ckpt string, df dataFlags, dataSeed *uint64) (*data.Dataset, gexph.CheckpointInfo, error) {
 	if ckpt == "" {
 		return nil, gexph.CheckpointInfo{}, fmt.Errorf("-ckpt is required (e.g. runs/x/best.ckpt)")
 	}
@@ -29,17 +32,46 @@ func checkpointData(ckpt string, df dataFlags) (*data.Dataset, gexph.CheckpointI
 	if spec == "" {
 		spec = info.Dataset
 	}
-	ds, err := data.Load(spec, gexph.DataOptions(info.Config, df.options(0)))
+	lo := gexph.DataOptions(info.Config, df.options(0))
+	if dataSeed != nil {
+		if !data.Generated(spec) {
+			return nil, info, fmt.Errorf("-data-seed %d: %s is read from files, where the seed draws only the split (another split would test on training nodes); -data-seed applies to generated data sets (pattern, cluster, planted:N)", *dataSeed, spec)
+		}
+		lo.Seed = *dataSeed
+	}
+	ds, err := data.Load(spec, lo)
 	if err != nil {
 		return nil, info, fmt.Errorf("-dataset %s: %w (the checkpoint was trained on %q)", spec, err, info.Dataset)
 	}
 	return ds, info, nil
 }
 
+// addDataSeedFlag adds -data-seed to fs; the function returned gives its value, or nil
+// when the flag was not given.
+func addDataSeedFlag(fs *flag.FlagSet) func() *uint64 {
+	seed := fs.Uint64("data-seed", 0, "generated data sets (pattern, cluster, planted:N): draw the graphs from this seed instead of the checkpoint's, to see that the model generalises beyond its own draw")
+	return func() *uint64 {
+		given := false
+		fs.Visit(func(f *flag.Flag) { given = given || f.Name == "data-seed" })
+		if !given {
+			return nil
+		}
+		return seed
+	}
+}
+
+// evalReport is eval's -json output: the evaluation and, with -data-seed, the seed the
+// graphs were drawn from.
+type evalReport struct {
+	*gexph.EvalResult
+	DataSeed *uint64 `json:"data_seed,omitempty"`
+}
+
 func runEval(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("eval", "-ckpt RUN/best.ckpt [-dataset SPEC] [-split train|val|test|all] [-backend B] [-json]", stderr)
+	fs := newFlagSet("eval", "-ckpt RUN/best.ckpt [-dataset SPEC] [-data-seed S] [-split train|val|test|all] [-backend B] [-json]", stderr)
 	ckpt := fs.String("ckpt", "", "checkpoint to evaluate (best.ckpt or last.ckpt of a run)")
 	df := addDataFlags(fs, "")
+	dataSeed := addDataSeedFlag(fs)
 	split := fs.String("split", "all", "split to evaluate: train, val, test or all")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	asJSON := fs.Bool("json", false, "print one JSON object")
@@ -51,7 +83,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("-split %q: want train, val, test or all", *split)
 	}
-	ds, _, err := checkpointData(*ckpt, df)
+	seed := dataSeed()
+	ds, _, err := checkpointData(*ckpt, df, seed)
 	if err != nil {
 		return err
 	}
@@ -63,12 +96,20 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	if *asJSON {
 		if *split == "all" {
-			return writeJSON(stdout, res)
+			return writeJSON(stdout, evalReport{res, seed})
 		}
-		return writeJSON(stdout, map[string]any{"dataset": res.Dataset, "metric": res.Metric, "epoch": res.Epoch,
-			"split": *split, *split: map[string]gexph.SplitResult{"train": res.Train, "val": res.Val, "test": res.Test}[*split]})
+		out := map[string]any{"dataset": res.Dataset, "metric": res.Metric, "epoch": res.Epoch,
+			"split": *split, *split: map[string]gexph.SplitResult{"train": res.Train, "val": res.Val, "test": res.Test}[*split]}
+		if seed != nil {
+			out["data_seed"] = *seed
+		}
+		return writeJSON(stdout, out)
 	}
-	fmt.Fprintf(stdout, "checkpoint   %s (epoch %d)\ndata set     %s\n", *ckpt, res.Epoch, res.Dataset)
+	drawn := ""
+	if seed != nil {
+		drawn = fmt.Sprintf(" (graphs drawn from seed %d, not the run's)", *seed)
+	}
+	fmt.Fprintf(stdout, "checkpoint   %s (epoch %d)\ndata set     %s%s\n", *ckpt, res.Epoch, res.Dataset, drawn)
 	for _, s := range []struct {
 		name string
 		r    gexph.SplitResult
@@ -93,7 +134,7 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("-out is required (a CSV file, or - for standard output)")
 	}
-	ds, _, err := checkpointData(*ckpt, df)
+	ds, _, err := checkpointData(*ckpt, df, nil)
 	if err != nil {
 		return err
 	}
