@@ -28,8 +28,8 @@ func UndirectedEdges(numNodes int, src, dst []int32) (usrc, udst []int32, err er
 		}
 	}
 	s1, d1 := make([]int32, m), make([]int32, m)
-	countingSort(numNodes, b, a, d1, s1) // by destination
-	countingSort(numNodes, s1, d1, a, b) // stably by source
+	pos := countingSort(nil, numNodes, b, a, d1, s1) // by destination
+	countingSort(pos, numNodes, s1, d1, a, b)        // stably by source
 	// Drop duplicates.
 	k = 0
 	for i := range a {
@@ -43,9 +43,14 @@ func UndirectedEdges(numNodes int, src, dst []int32) (usrc, udst []int32, err er
 }
 
 // countingSort writes (key, val) pairs to (outKey, outVal), stably sorted by key in
-// [0, n).
-func countingSort(n int, key, val, outKey, outVal []int32) {
-	pos := make([]int, n+1)
+// [0, n), counting in pos (reused when it holds n+1 entries, else allocated) and
+// returning it for the next call.
+func countingSort(pos []int, n int, key, val, outKey, outVal []int32) []int {
+	if cap(pos) < n+1 {
+		pos = make([]int, n+1)
+	}
+	pos = pos[:n+1]
+	clear(pos)
 	for _, k := range key {
 		pos[k+1]++
 	}
@@ -57,6 +62,7 @@ func countingSort(n int, key, val, outKey, outVal []int32) {
 		outKey[p], outVal[p] = k, val[i]
 		pos[k]++
 	}
+	return pos
 }
 
 func checkEdges(numNodes int, src, dst []int32) error {

@@ -65,8 +65,8 @@ func (s *pairScratch) countUnordered(n int, src, dst []int32) int64 {
 	}
 	m = len(s.lo)
 	s.lo2, s.hi2 = slicesResize(s.lo2, m), slicesResize(s.hi2, m)
-	s.countingSort(n, s.hi, s.lo, s.hi2, s.lo2) // by larger end
-	s.countingSort(n, s.lo2, s.hi2, s.lo, s.hi) // stably by smaller end
+	s.pos = countingSort(s.pos, n, s.hi, s.lo, s.hi2, s.lo2) // by larger end
+	s.pos = countingSort(s.pos, n, s.lo2, s.hi2, s.lo, s.hi) // stably by smaller end
 	var count int64
 	for i := range m {
 		if i == 0 || s.lo[i] != s.lo[i-1] || s.hi[i] != s.hi[i-1] {
@@ -74,23 +74,4 @@ func (s *pairScratch) countUnordered(n int, src, dst []int32) int64 {
 		}
 	}
 	return count
-}
-
-func (s *pairScratch) countingSort(n int, key, val, outKey, outVal []int32) {
-	if cap(s.pos) < n+1 {
-		s.pos = make([]int, n+1)
-	}
-	pos := s.pos[:n+1]
-	clear(pos)
-	for _, k := range key {
-		pos[k+1]++
-	}
-	for i := range n {
-		pos[i+1] += pos[i]
-	}
-	for i, k := range key {
-		p := pos[k]
-		outKey[p], outVal[p] = k, val[i]
-		pos[k]++
-	}
 }
