@@ -146,6 +146,15 @@ func (e *exportArrays) features(name string, desc ExportFeatures, rows int) (Fea
 	return Features{}, fmt.Errorf("%s: meta.json: feature kind %q (want none, dense or categorical)", e.path, desc.Kind)
 }
 
+// nodeAndEdgeFeatures reads x ([n, …]) and edge_attr ([m, …]) as meta describes them.
+func (e *exportArrays) nodeAndEdgeFeatures(meta *ExportMeta, n, m int64) (x, ea Features, err error) {
+	if x, err = e.features("x", meta.NodeFeatures, int(n)); err != nil {
+		return x, ea, err
+	}
+	ea, err = e.features("edge_attr", meta.EdgeFeatures, int(m))
+	return x, ea, err
+}
+
 // readSplitExport appends the graphs of one split's archive to ds.
 func readSplitExport(dir string, meta *ExportMeta, split string, ds *Dataset) error {
 	e, err := openExport(filepath.Join(dir, split+".npz"))
@@ -169,11 +178,7 @@ func readSplitExport(dir string, meta *ExportMeta, split string, ds *Dataset) er
 		!ascendingFromZero(nodePtr) || !ascendingFromZero(edgePtr) {
 		return fmt.Errorf("%s: node_ptr, edge_ptr and edge_index disagree (want [G+1] offsets from 0 that end at the node and edge counts)", e.path)
 	}
-	x, err := e.features("x", meta.NodeFeatures, int(n))
-	if err != nil {
-		return err
-	}
-	ea, err := e.features("edge_attr", meta.EdgeFeatures, int(m))
+	x, ea, err := e.nodeAndEdgeFeatures(meta, n, m)
 	if err != nil {
 		return err
 	}
@@ -312,11 +317,7 @@ func readTransductiveExport(dir string, meta *ExportMeta, ds *Dataset) error {
 		return err
 	}
 	n := int64(yShape[0])
-	x, err := e.features("x", meta.NodeFeatures, int(n))
-	if err != nil {
-		return err
-	}
-	ea, err := e.features("edge_attr", meta.EdgeFeatures, int(m))
+	x, ea, err := e.nodeAndEdgeFeatures(meta, n, m)
 	if err != nil {
 		return err
 	}

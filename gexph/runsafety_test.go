@@ -20,49 +20,8 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/dirlock"
+	"github.com/gexph/gexph/internal/dirsnap"
 )
-
-// dirSnapshot returns every entry under dir but the lock file: a file's bytes, or "dir"
-// for a directory.
-func dirSnapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	snap := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || path == dir || e.Name() == dirlock.FileName {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if e.IsDir() {
-			snap[rel] = "dir"
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		snap[rel] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
-}
-
-// requireUntouched fails unless dir holds exactly the entries of before, byte for byte.
-func requireUntouched(t *testing.T, what, dir string, before map[string]string) {
-	t.Helper()
-	after := dirSnapshot(t, dir)
-	for name, b := range before {
-		if a, ok := after[name]; !ok {
-			t.Errorf("%s: %s is gone", what, name)
-		} else if a != b {
-			t.Errorf("%s: %s changed", what, name)
-		}
-	}
-	for name := range after {
-		if _, ok := before[name]; !ok {
-			t.Errorf("%s: %s appeared", what, name)
-		}
-	}
-}
 
 // finishedRun trains a 2-epoch run into a new directory and returns the directory, the
 // run's config and data set and a snapshot of the directory.
@@ -72,7 +31,7 @@ func finishedRun(t *testing.T) (string, Config, *data.Dataset, map[string]string
 	cfg := tinyConfig()
 	dir := t.TempDir()
 	train(t, cfg, ds, TrainOptions{OutDir: dir})
-	return dir, cfg, ds, dirSnapshot(t, dir)
+	return dir, cfg, ds, dirsnap.Take(t, dir)
 }
 
 // A fresh run in a directory that holds a run is refused, touching nothing.
@@ -82,7 +41,7 @@ func TestFreshRunOverAnEarlierRunIsRefusedUntouched(t *testing.T) {
 	if !errors.Is(err, ErrRunExists) || !strings.Contains(err.Error(), LastCheckpointFile) {
 		t.Errorf("fresh run over a run: error %v, want ErrRunExists naming its files", err)
 	}
-	requireUntouched(t, "refused fresh run", dir, before)
+	dirsnap.RequireSame(t, "refused fresh run", dir, before)
 }
 
 // Force on a directory another run holds is refused before anything else — before the
@@ -100,7 +59,7 @@ func TestForceWhileLockedIsRefusedFirstAndTouchesNothing(t *testing.T) {
 	if _, err := TrainFromSpec(context.Background(), "nosuchset", cfg, TrainOptions{OutDir: dir, Force: true}); !errors.Is(err, dirlock.ErrLocked) {
 		t.Errorf("Force on a locked directory with a bad data set: error %v, want ErrLocked (the lock comes first)", err)
 	}
-	requireUntouched(t, "Force on a locked directory", dir, before)
+	dirsnap.RequireSame(t, "Force on a locked directory", dir, before)
 }
 
 // A forced run that ends before its first checkpoint — its data set does not load, its
@@ -112,14 +71,14 @@ func TestForceEndingBeforeItsFirstCheckpointKeepsTheEarlierRun(t *testing.T) {
 	if _, err := TrainFromSpec(context.Background(), "npz:"+missing, cfg, TrainOptions{OutDir: dir, Force: true}); err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("Force with a missing data set: error %v, want one naming %s", err, missing)
 	}
-	requireUntouched(t, "Force with a missing data set", dir, before)
+	dirsnap.RequireSame(t, "Force with a missing data set", dir, before)
 
 	wrong := cfg
 	wrong.Metric = MetricMAE
 	if _, err := Train(context.Background(), wrong, ds, TrainOptions{OutDir: dir, Force: true}); err == nil {
 		t.Error("Force with a config that does not fit the data: no error")
 	}
-	requireUntouched(t, "Force with a config that does not fit the data", dir, before)
+	dirsnap.RequireSame(t, "Force with a config that does not fit the data", dir, before)
 
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -128,21 +87,21 @@ func TestForceEndingBeforeItsFirstCheckpointKeepsTheEarlierRun(t *testing.T) {
 	if !errors.As(err, &ie) || !ie.Restored || !strings.Contains(err.Error(), "earlier run's files are back") {
 		t.Errorf("Force interrupted before its first epoch: error %v, want an InterruptedError saying the earlier run is back", err)
 	}
-	requireUntouched(t, "Force interrupted before its first epoch", dir, before)
+	dirsnap.RequireSame(t, "Force interrupted before its first epoch", dir, before)
 
 	// Interrupted once its logs are written, while the earlier run waits aside.
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	var aside map[string]string
 	hook := lineHook{match: "· compiling", do: func() {
-		aside = dirSnapshot(t, filepath.Join(dir, replacedDir))
+		aside = dirsnap.Take(t, filepath.Join(dir, replacedDir))
 		stop()
 	}}
 	cfg.Seed++
 	if _, err := Train(ctx, cfg, ds, TrainOptions{OutDir: dir, Force: true, Log: &hook}); !errors.As(err, &ie) {
 		t.Errorf("Force interrupted in its first epoch: error %v, want an InterruptedError", err)
 	}
-	requireUntouched(t, "Force interrupted in its first epoch", dir, before)
+	dirsnap.RequireSame(t, "Force interrupted in its first epoch", dir, before)
 	if aside[LastCheckpointFile] != before[LastCheckpointFile] || aside[ResultFile] != before[ResultFile] {
 		t.Errorf("while the forced run trained, the earlier run's files were not kept aside: %d files", len(aside))
 	}
@@ -206,7 +165,7 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 		}
 	}
 	reopen()
-	requireUntouched(t, "killed while moving aside", dir, before)
+	dirsnap.RequireSame(t, "killed while moving aside", dir, before)
 
 	// Killed after the new run wrote its logs and best.ckpt, before its last.ckpt.
 	rd, err := openRunDir(dir)
@@ -224,7 +183,7 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 	}
 	rd.lock.Release() // a kill: no restore
 	reopen()
-	requireUntouched(t, "killed before the new run's first checkpoint", dir, before)
+	dirsnap.RequireSame(t, "killed before the new run's first checkpoint", dir, before)
 
 	// Killed after the new run's first last.ckpt, before the earlier run was removed.
 	if rd, err = openRunDir(dir); err != nil {
@@ -239,7 +198,7 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 	}
 	rd.lock.Release()
 	reopen()
-	requireUntouched(t, "killed after the new run's first checkpoint", dir, map[string]string{LastCheckpointFile: "new checkpoint"})
+	dirsnap.RequireSame(t, "killed after the new run's first checkpoint", dir, map[string]string{LastCheckpointFile: "new checkpoint"})
 }
 
 // Resume in a directory without last.ckpt that holds another run's best.ckpt and
@@ -250,7 +209,7 @@ func TestResumeWithoutLastCheckpointRefusesFilesItDidNotWrite(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, LastCheckpointFile)); err != nil {
 		t.Fatal(err)
 	}
-	before := dirSnapshot(t, dir)
+	before := dirsnap.Take(t, dir)
 	other := tinyNodeDataset(8, 22)
 	other.Name = "other"
 	for _, tc := range []struct {
@@ -268,7 +227,7 @@ func TestResumeWithoutLastCheckpointRefusesFilesItDidNotWrite(t *testing.T) {
 				t.Errorf("resume on %s over a run without last.ckpt: error %v, want a refusal naming %q", tc.ds.Name, err, want)
 			}
 		}
-		requireUntouched(t, "refused resume on "+tc.ds.Name, dir, before)
+		dirsnap.RequireSame(t, "refused resume on "+tc.ds.Name, dir, before)
 	}
 }
 
@@ -424,7 +383,7 @@ func TestForcedRunKilledAtRandomPointsLeavesOneWholeRun(t *testing.T) {
 	if err := childRun(t, earlier, 0); err != nil {
 		t.Fatalf("earlier run: %v", err)
 	}
-	before := dirSnapshot(t, earlier)
+	before := dirsnap.Take(t, earlier)
 	start := time.Now()
 	if err := childRun(t, t.TempDir(), 0, killChildForceEnv+"=1"); err != nil {
 		t.Fatalf("forced run: %v", err)
@@ -452,7 +411,7 @@ func TestForcedRunKilledAtRandomPointsLeavesOneWholeRun(t *testing.T) {
 		case err != nil:
 			t.Errorf("killed after %v: %v", delay, err)
 		case info.Config.Seed == tinyConfig().Seed:
-			requireUntouched(t, "forced run killed after "+delay.String(), dir, before)
+			dirsnap.RequireSame(t, "forced run killed after "+delay.String(), dir, before)
 		default:
 			requireParsableRunDir(t, dir, delay)
 			if _, err := os.Stat(filepath.Join(dir, replacedDir)); !errors.Is(err, fs.ErrNotExist) {

@@ -17,6 +17,7 @@ var allowed = map[string][]string{
 	"internal/sysinfo":     {},
 	"internal/shareddata":  {},
 	"internal/dirlock":     {},
+	"internal/dirsnap":     {"internal/dirlock"},
 	"internal/tfevents":    {},
 	"internal/safetensors": {"internal/atomicfile"},
 	"spectral":             {"internal/atomicfile"},

@@ -21,6 +21,7 @@ import (
 
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/dirlock"
+	"github.com/gexph/gexph/internal/dirsnap"
 )
 
 // holdLockEnv makes the test binary a process that holds the run directory it names
@@ -41,46 +42,6 @@ func holdLock(dir string) int {
 	return 0
 }
 
-// snapshot returns every entry under dir but the lock file: a file's bytes, or "dir"
-// for a directory.
-func snapshot(t *testing.T, dir string) map[string]string {
-	t.Helper()
-	snap := map[string]string{}
-	err := filepath.WalkDir(dir, func(path string, e fs.DirEntry, err error) error {
-		if err != nil || path == dir || e.Name() == dirlock.FileName {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, path)
-		if e.IsDir() {
-			snap[rel] = "dir"
-			return nil
-		}
-		b, err := os.ReadFile(path)
-		snap[rel] = string(b)
-		return err
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return snap
-}
-
-// requireSameSnapshot fails unless dir holds exactly before's entries, byte for byte.
-func requireSameSnapshot(t *testing.T, what, dir string, before map[string]string) {
-	t.Helper()
-	after := snapshot(t, dir)
-	for name, b := range before {
-		if a, ok := after[name]; !ok || a != b {
-			t.Errorf("%s: %s gone or changed", what, name)
-		}
-	}
-	for name := range after {
-		if _, ok := before[name]; !ok {
-			t.Errorf("%s: %s appeared", what, name)
-		}
-	}
-}
-
 // trainedDir trains the tiny run into a new directory and returns it with a snapshot.
 func trainedDir(t *testing.T) (string, map[string]string) {
 	t.Helper()
@@ -88,7 +49,7 @@ func trainedDir(t *testing.T) (string, map[string]string) {
 	if code, _, errOut := runCLI(t, append([]string{"train", "-out", dir}, tinyTrainArgs...)...); code != 0 {
 		t.Fatalf("train: %s", errOut)
 	}
-	return dir, snapshot(t, dir)
+	return dir, dirsnap.Take(t, dir)
 }
 
 // -force on a directory that another process holds is refused first — before the data
@@ -123,7 +84,7 @@ func TestForceWhileAnotherProcessHoldsTheLockIsRefusedUntouched(t *testing.T) {
 			t.Errorf("-force -dataset %s on a held directory: exit %d, stderr %q; want a refusal saying it is in use", spec, code, errOut)
 		}
 	}
-	requireSameSnapshot(t, "-force on a held directory", dir, before)
+	dirsnap.RequireSame(t, "-force on a held directory", dir, before)
 }
 
 // -force with a data set that does not load leaves the earlier run intact.
@@ -141,7 +102,7 @@ func TestForceWithABadDataSetKeepsTheEarlierRun(t *testing.T) {
 		if code, _, errOut := runCLI(t, args...); code == 0 || !strings.Contains(errOut, strings.TrimPrefix(spec, "npz:")) {
 			t.Errorf("-force -dataset %s: exit %d, stderr %q; want an error naming the file", spec, code, errOut)
 		}
-		requireSameSnapshot(t, "-force -dataset "+spec, dir, before)
+		dirsnap.RequireSame(t, "-force -dataset "+spec, dir, before)
 	}
 }
 
@@ -155,7 +116,7 @@ func TestResumeOverAnotherRunsFilesIsRefusedUntouched(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, gexph.LastCheckpointFile)); err != nil {
 		t.Fatal(err)
 	}
-	before := snapshot(t, dir)
+	before := dirsnap.Take(t, dir)
 	args := append([]string{"train", "-resume", "-out", dir}, tinyArgsWithDataset("cluster")...)
 	code, _, errOut := runCLI(t, args...)
 	for _, want := range []string{"no last.ckpt", gexph.BestCheckpointFile, gexph.ResultFile} {
@@ -166,7 +127,7 @@ func TestResumeOverAnotherRunsFilesIsRefusedUntouched(t *testing.T) {
 	if strings.Contains(errOut, "starting from scratch") {
 		t.Errorf("-resume said it starts from scratch: %q", errOut)
 	}
-	requireSameSnapshot(t, "refused -resume", dir, before)
+	dirsnap.RequireSame(t, "refused -resume", dir, before)
 }
 
 // killArgs train the tiny run for 5 epochs into dir, resuming where it stopped.
