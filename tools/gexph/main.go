@@ -73,16 +73,20 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'gexph <command> -h' for a command's flags.")
 }
 
-func main() {
-	if len(os.Args) > 1 {
-		if cmd, ok := commands()[os.Args[1]]; ok && cmd.computes && !isHelp(os.Args[2:]) {
+func main() { os.Exit(runMain(os.Args[1:])) }
+
+// runMain is the command: it prepares the runtime for commands that compute
+// (gexph.SetupRuntime) and runs args, returning the exit code.
+func runMain(args []string) int {
+	if len(args) > 0 {
+		if cmd, ok := commands()[args[0]]; ok && cmd.computes && !isHelp(args[1:]) {
 			gexph.SetupRuntime()
 			if exp, ok := buildSetting("GOEXPERIMENT"); ok && !slices.Contains(strings.Split(exp, ","), "simd") || !ok {
 				fmt.Fprintln(os.Stderr, "gexph: warning: built without GOEXPERIMENT=simd, which makes the go backend about 4× slower; build with `make build`")
 			}
 		}
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	return run(args, os.Stdout, os.Stderr)
 }
 
 // buildSetting returns a setting the build recorded in the binary (go version -m).

@@ -61,7 +61,7 @@ const runAsMainEnv = "GEXPH_TEST_RUN_AS_MAIN"
 func TestMain(m *testing.M) {
 	sysinfo.ReserveHeapHeadroom() // while the heap is fresh: see gexph.SetupRuntime
 	if os.Getenv(runAsMainEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+		os.Exit(runMain(os.Args[1:]))
 	}
 	os.Exit(m.Run())
 }

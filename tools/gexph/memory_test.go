@@ -1,0 +1,53 @@
+package main
+
+import (
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// tightAddressSpace is the address-space limit (ulimit -v, KiB) of the limit tests:
+// about 2 GB, of which the Go runtime and the cgo threads of this binary map 1.5 GB
+// before anything is allocated.
+const tightAddressSpace = "2000000"
+
+// runUnderLimit runs the test binary as the gexph command under ulimit -v
+// tightAddressSpace and returns its exit code and combined output.
+func runUnderLimit(t *testing.T, args ...string) (int, string) {
+	t.Helper()
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("no bash for ulimit")
+	}
+	if out, err := exec.Command("bash", "-c", "ulimit -v "+tightAddressSpace).CombinedOutput(); err != nil {
+		t.Skipf("ulimit -v %s unavailable: %v %s", tightAddressSpace, err, out)
+	}
+	cmd := exec.Command("bash", append([]string{"-c", `ulimit -v ` + tightAddressSpace + ` && exec "$0" "$@"`, os.Args[0]}, args...)...)
+	cmd.Env = append(os.Environ(), runAsMainEnv+"=1")
+	out, err := cmd.CombinedOutput()
+	code := 0
+	if err != nil {
+		exit, ok := err.(*exec.ExitError)
+		if !ok {
+			t.Fatalf("running %v: %v", args, err)
+		}
+		code = exit.ExitCode()
+	}
+	return code, string(out)
+}
+
+// Under a tight address-space limit a tiny training run succeeds, and one that would
+// not fit (the demo preset) is refused with a message naming the limit, instead of
+// the runtime's fatal out-of-memory error and goroutine dump.
+func TestTrainUnderATightAddressSpaceLimitFitsOrSaysItCannot(t *testing.T) {
+	tiny := `{"layers":1,"hidden_dim":8,"heads":2,"epochs":1,"batch_size":4,"max_train":16,"max_val":8,"max_test":8,"pe":"none"}`
+	code, out := runUnderLimit(t, "train", "-dataset", "pattern", "-preset", "demo", "-set", tiny, "-json", "-quiet")
+	if code != 0 || strings.Contains(out, "fatal error") || !strings.Contains(out, `"val_metric"`) {
+		t.Errorf("tiny run under ulimit -v %s: exit %d\n%s", tightAddressSpace, code, out)
+	}
+	code, out = runUnderLimit(t, "train", "-dataset", "pattern", "-preset", "demo", "-epochs", "1", "-quiet")
+	if code != 1 || strings.Contains(out, "fatal error") || strings.Contains(out, "goroutine ") ||
+		!strings.Contains(out, "out of memory") || !strings.Contains(out, "ulimit -v") {
+		t.Errorf("demo run under ulimit -v %s: exit %d, want 1 with a refusal naming the limit\n%s", tightAddressSpace, code, out)
+	}
+}
