@@ -191,10 +191,10 @@ func checkMemoryWithin(cfg Config, ds *data.Dataset, budget sysinfo.Budget) erro
 		}
 	}
 	nodes, edges := batchSize(cfg, ds)
-	step := fmt.Sprintf("a training step on %q (hidden_dim %d, %d layers, batch_size %d: %.0f nodes and %.0f edges a batch)",
-		ds.Name, cfg.HiddenDim, cfg.Layers, cfg.BatchSize, nodes, edges)
+	step := fmt.Sprintf("a training step on %q (hidden_dim %d, %d layers, batch_size %d, expander_degree %d: %.0f nodes and %.0f edges a batch)",
+		ds.Name, cfg.HiddenDim, cfg.Layers, cfg.BatchSize, cfg.ExpanderDegree, nodes, edges)
 	if err := budget.Refuse(step, ParamBytes(cfg)+StepBytes(cfg, ds)+HeadBytes(cfg, ds)); err != nil {
-		return fmt.Errorf("%w: %w; lower hidden_dim, layers or batch_size", ErrOutOfMemory, err)
+		return fmt.Errorf("%w: %w; lower hidden_dim, layers, batch_size or expander_degree", ErrOutOfMemory, err)
 	}
 	return nil
 }

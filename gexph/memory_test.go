@@ -119,14 +119,14 @@ func TestCheckMemoryRefusesEachKnobThatScalesAStep(t *testing.T) {
 		{"heads of full attention", "[64, n, n]", func(c *Config) { c.Attention, c.Heads, c.HiddenDim = layers.GlobalFull, 64, 64 }, small},
 		{"nodes", "10000000 nodes", func(*Config) {}, transductive},
 		{"edges", "100000000 edges", func(*Config) {}, graphs(16, 100, 100_000_000/16)},
-		{"expander degree", "training step", func(c *Config) { c.ExpanderDegree = 100_000 }, small},
+		{"expander degree", "expander_degree 100000", func(c *Config) { c.ExpanderDegree = 100_000 }, small},
 	}
 	for _, c := range cases {
 		cfg := base
 		c.mod(&cfg)
 		err := checkMemoryWithin(cfg, c.ds, budget)
 		if !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), c.want) ||
-			!strings.Contains(err.Error(), "GiB, more than the 1.0 GiB available (a test budget)") {
+			!strings.Contains(err.Error(), "GiB of memory, more than the 1.0 GiB available (a test budget)") {
 			t.Errorf("%s: %v, want ErrOutOfMemory naming %q and the estimate against the budget", c.name, err, c.want)
 		}
 	}

@@ -19,13 +19,14 @@ type Budget struct {
 // GiB formats a byte count in GiB with one decimal.
 func GiB(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
 
-// Refuse returns an error, "NEED needs about X, more than the Y available (BOUND)",
+// Refuse returns an error, "WHAT needs about X of memory, more than the Y available
+// (BOUND)",
 // when need bytes exceed the budget, and nil otherwise or when the budget is unknown.
 func (b Budget) Refuse(what string, need float64) error {
 	if b.Bytes <= 0 || need <= float64(b.Bytes) {
 		return nil
 	}
-	return fmt.Errorf("%s needs about %s, more than the %s available (%s)", what, GiB(need), GiB(float64(b.Bytes)), b.Bound)
+	return fmt.Errorf("%s needs about %s of memory, more than the %s available (%s)", what, GiB(need), GiB(float64(b.Bytes)), b.Bound)
 }
 
 // MemoryBudget returns the memory this process may still plan to use: three quarters

@@ -70,7 +70,7 @@ func TestBudgetRefusesOnlyWhatExceedsIt(t *testing.T) {
 		t.Errorf("half the budget refused: %v", err)
 	}
 	err := b.Refuse("the weights", 3<<30)
-	if err == nil || !strings.Contains(err.Error(), "the weights needs about 3.0 GiB, more than the 1.0 GiB available (a test)") {
+	if err == nil || !strings.Contains(err.Error(), "the weights needs about 3.0 GiB of memory, more than the 1.0 GiB available (a test)") {
 		t.Errorf("three times the budget: %v", err)
 	}
 	if err := (Budget{}).Refuse("x", 1e18); err != nil {

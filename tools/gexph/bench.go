@@ -155,6 +155,9 @@ func parseScalingSettings(js string) (suite.ScalingSettings, error) {
 func benchExpander(n, d int, seed uint64) (benchReport, error) {
 	opts := expander.DefaultOptions(n, d, seed)
 	opts.Certify = false
+	if err := checkExpanderMemory(opts, sysinfo.MemoryBudget()); err != nil {
+		return benchReport{}, err
+	}
 	start := time.Now()
 	ex, err := expander.Generate(opts)
 	if err != nil {

@@ -51,3 +51,25 @@ func TestTrainUnderATightAddressSpaceLimitFitsOrSaysItCannot(t *testing.T) {
 		t.Errorf("demo run under ulimit -v %s: exit %d, want 1 with a refusal naming the limit\n%s", tightAddressSpace, code, out)
 	}
 }
+
+// Flags that size what a command allocates (bench -n/-e/-hidden, expander -n/-d, the
+// model's hidden_dim) are estimated and refused, naming the value and the estimate
+// against the available memory, before anything is allocated: each of these would
+// otherwise end in a fatal out-of-memory error.
+func TestCommandsRefuseSizesBeyondMemoryBeforeAllocating(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"bench", "-case", "attention", "-e", "2000000000"}, "-e 2000000000"},
+		{[]string{"bench", "-case", "gps", "-n", "100000", "-hidden", "1048576", "-heads", "1"}, "-hidden 1048576"},
+		{[]string{"bench", "-case", "expander", "-n", "1000000000", "-d", "600"}, "expander -n 1000000000 -d 600"},
+		{[]string{"expander", "-n", "2000000000", "-d", "600"}, "expander -n 2000000000 -d 600"},
+		{[]string{"bench", "-case", "model", "-preset", "demo", "-set", `{"hidden_dim":16777216}`}, "hidden_dim 16777216"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 1 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "GiB available") {
+			t.Errorf("gexph %s: exit %d, stderr %q; want a refusal naming %q and the memory available", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+	}
+}
