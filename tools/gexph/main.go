@@ -133,6 +133,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		var exit exitError
+		if errors.As(err, &exit) {
+			return exit.code
+		}
 		fmt.Fprintf(stderr, "gexph %s: %v\n", args[0], err)
 		return 1
 	}
@@ -160,3 +164,10 @@ func parseFlags(fs *flag.FlagSet, args []string, maxPositional int) error {
 	}
 	return nil
 }
+
+// exitError ends the command with its exit code and no message of its own: a child
+// process (a REPL script's worker) that printed its error already ended so.
+type exitError struct{ code int }
+
+// Error returns the exit code in words.
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }

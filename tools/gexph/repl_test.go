@@ -75,3 +75,39 @@ func TestCommandsRunUnderAnAddressSpaceLimit(t *testing.T) {
 		}
 	}
 }
+
+// A script whose goroutine panics — which no interpreter can recover, since yaegi runs
+// goroutines natively — makes `gexph repl` report the panic as an error and exit 1,
+// without the runtime's dump of goroutine stacks; a script's own error is reported
+// once, and a script that runs well exits 0.
+func TestREPLScriptGoroutinePanicIsReportedWithoutAStackDump(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, src string) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	panics := write("panics.go", "package main\n\nimport \"time\"\n\nfunc main() {\n\tgo func() { panic(\"boom in a goroutine\") }()\n\ttime.Sleep(10 * time.Second)\n\tprintln(\"not reached\")\n}\n")
+	code, _, errOut := runCLI(t, "repl", panics)
+	if code != 1 || !strings.Contains(errOut, "boom in a goroutine") || !strings.Contains(errOut, "gexph repl: repl: the script ended with") ||
+		strings.Contains(errOut, "[running]") || strings.Contains(errOut, "created by") || strings.Contains(errOut, "not reached") {
+		t.Errorf("goroutine panic: exit %d, stderr:\n%s\nwant exit 1, the panic reported, no goroutine stacks", code, errOut)
+	}
+	bad := write("bad.go", "package main\n\nfunc main() { undefinedThing() }\n")
+	code, _, errOut = runCLI(t, "repl", bad)
+	if code != 1 || !strings.Contains(errOut, "undefinedThing") || strings.Contains(errOut, "ended with") {
+		t.Errorf("compile error: exit %d, stderr:\n%s\nwant exit 1 and the script's own error only", code, errOut)
+	}
+	good := write("good.go", "package main\n\nimport \"fmt\"\n\nfunc main() { fmt.Println(6 * 7) }\n")
+	if code, out, errOut := runCLI(t, "repl", good); code != 0 || strings.TrimSpace(out) != "42" {
+		t.Errorf("good script: exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		code, _, errOut = runCLI(t, "repl", "/dev/zero")
+		if code != 1 || !strings.Contains(errOut, "/dev/zero") || !strings.Contains(errOut, "16777216 bytes a script may have") {
+			t.Errorf("/dev/zero as a script: exit %d, stderr %q; want a refusal naming the bound", code, errOut)
+		}
+	}
+}
