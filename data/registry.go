@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,6 +38,13 @@ type LoadOptions struct {
 	// SelfLoops adds a self loop to every node of a gnn-benchmark npz graph (the
 	// reference's add_self_loops), so attention also runs over node → itself.
 	SelfLoops bool
+	// MaxBytes bounds what loading may take in: the text (decompressed) read from each
+	// file of an edge-list directory or an OGB data set, and the estimated memory of a
+	// generated planted-partition graph (PlantedPartitionBytes). A longer file, a stream
+	// that goes on, or a larger graph is refused with an error naming the file or size
+	// and the bound. 0 means DefaultMaxBytes; callers that know their memory budget pass
+	// a fraction of it.
+	MaxBytes int64
 }
 
 // DatasetInfo describes a data set Load knows by name.
@@ -114,10 +122,10 @@ func registry() []datasetEntry {
 			false, unsupportedLRGB("pcqm-contact", "PCQM-Contact", "pcqm4m-v2-contact processed .pt files", false)},
 		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
 			"ogbn-arxiv", "ogbn_arxiv"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+			true, func(path string, o LoadOptions) (*Dataset, error) { return loadOGBNode(path, o.MaxBytes) }},
 		{info("ogbn-products", "ogbn-products co-purchase graph (OGB layout, 2.4 M nodes), undirected, official sales-rank split",
 			"ogbn-products", "ogbn_products"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+			true, func(path string, o LoadOptions) (*Dataset, error) { return loadOGBNode(path, o.MaxBytes) }},
 	}
 }
 
@@ -168,15 +176,19 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		case "npz":
 			return LoadGNNBenchmark(path, "", opts)
 		case "ogb":
-			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return LoadOGBNode(path) })
+			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return loadOGBNode(path, opts.MaxBytes) })
 		case "edgelist":
-			return LoadEdgeListDir(path, opts.Seed)
+			return loadEdgeListDir(path, opts.Seed, opts.MaxBytes)
 		case "planted":
 			n, err := strconv.Atoi(path)
 			if err != nil {
 				return nil, fmt.Errorf("data set %q: want planted:N with a node count N, got %q", spec, path)
 			}
-			return GeneratePlantedPartition(DefaultPlantedPartitionOptions(n, opts.Seed))
+			o := DefaultPlantedPartitionOptions(n, opts.Seed)
+			if need, limit := PlantedPartitionBytes(o), cmp.Or(opts.MaxBytes, DefaultMaxBytes); need > limit {
+				return nil, fmt.Errorf("data set %q: a planted-partition graph of %d nodes takes about %d bytes, more than the %d a data set may (LoadOptions.MaxBytes)", spec, n, need, limit)
+			}
+			return GeneratePlantedPartition(o)
 		}
 		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR, edgelist:DIR or planted:N)", spec, kind)
 	}

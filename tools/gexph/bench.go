@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/bench"
@@ -123,6 +124,11 @@ func benchModel(stdout io.Writer, cfg bench.ModelBenchConfig, asJSON bool) error
 func benchScaling(stdout io.Writer, n int, attention, settingsJSON, backend string, asJSON bool) error {
 	s, err := parseScalingSettings(settingsJSON)
 	if err != nil {
+		return err
+	}
+	o := data.DefaultPlantedPartitionOptions(n, s.Seed)
+	o.AvgDegree = s.AvgDegree
+	if err := sysinfo.MemoryBudget().Refuse(fmt.Sprintf("a planted-partition graph of -n %d nodes", n), float64(data.PlantedPartitionBytes(o))); err != nil {
 		return err
 	}
 	res, err := suite.MeasureScaling(context.Background(), s, suite.ScalingPoint{Attention: layers.GlobalModel(attention), Nodes: n}, backend)
