@@ -40,7 +40,8 @@ type LoadOptions struct {
 	SelfLoops bool
 	// MaxBytes bounds what loading may take in: the text (decompressed) read from each
 	// file of an edge-list directory or an OGB data set, and the estimated memory of a
-	// generated planted-partition graph (PlantedPartitionBytes). A longer file, a stream
+	// generated data set (a planted-partition graph, PlantedPartitionBytes; PATTERN or
+	// CLUSTER graphs, SBMOptions.MaxBytes). A longer file, a stream
 	// that goes on, or a larger graph is refused with an error naming the file or size
 	// and the bound. 0 means DefaultMaxBytes; callers that know their memory budget pass
 	// a fraction of it.
@@ -151,7 +152,7 @@ func unsupportedLRGB(name, title, files string, nodeTask bool) func(string, Load
 }
 
 func (o LoadOptions) sbm() SBMOptions {
-	return SBMOptions{Seed: o.Seed, Train: o.TrainGraphs, Val: o.ValGraphs, Test: o.TestGraphs}
+	return SBMOptions{Seed: o.Seed, Train: o.TrainGraphs, Val: o.ValGraphs, Test: o.TestGraphs, MaxBytes: o.MaxBytes}
 }
 
 // KnownDatasets lists the data sets Load knows by name.

@@ -73,3 +73,21 @@ func TestCommandsRefuseSizesBeyondMemoryBeforeAllocating(t *testing.T) {
 		}
 	}
 }
+
+// Data sets generated to a size the user gives (PATTERN's graph counts, planted:N) are
+// estimated and refused against the memory budget before they are generated.
+func TestCommandsRefuseGeneratedDataBeyondMemory(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"data", "-dataset", "pattern", "-train-graphs", "1000000000"}, "1000000000 train"},
+		{[]string{"train", "-dataset", "planted:2000000000", "-quiet"}, "2000000000 nodes"},
+		{[]string{"bench", "-case", "scaling", "-n", "2000000000"}, "-n 2000000000 nodes"},
+	} {
+		code, _, errOut := runCLI(t, c.args...)
+		if code != 1 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "more than the") {
+			t.Errorf("gexph %s: exit %d, stderr %q; want a refusal naming %q and the bound", strings.Join(c.args, " "), code, errOut, c.want)
+		}
+	}
+}
