@@ -175,7 +175,7 @@ func (l *limitedText) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	if int64(n) > l.left {
 		n, l.left = int(l.left), 0
-		return n, fmt.Errorf("more than the %d bytes of text a file may have (LoadOptions.MaxBytes)", l.limit)
+		return n, fmt.Errorf("more than the %d bytes of text a file may have (%w)", l.limit, ErrTooLarge)
 	}
 	l.left -= int64(n)
 	return n, err

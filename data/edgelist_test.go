@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -171,7 +172,7 @@ func TestLoadersRefuseTextAndGraphsBeyondTheirBound(t *testing.T) {
 	if _, err := Load("edgelist:"+dir, LoadOptions{MaxBytes: 100_000}); err != nil {
 		t.Fatalf("4000 bytes of edges under 10⁵: %v", err)
 	}
-	if _, err := Load("edgelist:"+dir, LoadOptions{MaxBytes: 100}); err == nil ||
+	if _, err := Load("edgelist:"+dir, LoadOptions{MaxBytes: 100}); !errors.Is(err, ErrTooLarge) ||
 		!strings.Contains(err.Error(), "edges.csv.gz") || !strings.Contains(err.Error(), "more than the 100 bytes") {
 		t.Errorf("4000 bytes of edges under a bound of 100: %v, want a refusal naming the file and the bound", err)
 	}
@@ -185,7 +186,7 @@ func TestLoadersRefuseTextAndGraphsBeyondTheirBound(t *testing.T) {
 			t.Errorf("/dev/zero as edges: %v, want an error naming it", err)
 		}
 	}
-	if _, err := Load("planted:2000000000", LoadOptions{}); err == nil || !strings.Contains(err.Error(), "2000000000 nodes") ||
+	if _, err := Load("planted:2000000000", LoadOptions{}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "2000000000 nodes") ||
 		!strings.Contains(err.Error(), "LoadOptions.MaxBytes") {
 		t.Errorf("planted:2·10⁹: %v, want a refusal naming the size and the bound", err)
 	}

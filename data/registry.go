@@ -134,6 +134,10 @@ func registry() []datasetEntry {
 // is in a format gexph does not read (Python pickles).
 var ErrUnsupportedFormat = errors.New("data set format not supported")
 
+// ErrTooLarge marks a file or a generated data set refused for exceeding
+// LoadOptions.MaxBytes (see there), before it was read or generated in full.
+var ErrTooLarge = errors.New("the bound LoadOptions.MaxBytes")
+
 // unsupportedLRGB returns the loader of an LRGB data set distributed only as pickled
 // PyTorch objects: an error saying so and how to convert it.
 func unsupportedLRGB(name, title, files string, nodeTask bool) func(string, LoadOptions) (*Dataset, error) {
@@ -187,7 +191,7 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 			}
 			o := DefaultPlantedPartitionOptions(n, opts.Seed)
 			if need, limit := PlantedPartitionBytes(o), cmp.Or(opts.MaxBytes, DefaultMaxBytes); need > limit {
-				return nil, fmt.Errorf("data set %q: a planted-partition graph of %d nodes takes about %d bytes, more than the %d a data set may (LoadOptions.MaxBytes)", spec, n, need, limit)
+				return nil, fmt.Errorf("data set %q: a planted-partition graph of %d nodes takes about %d bytes, more than the %d a data set may (%w)", spec, n, need, limit, ErrTooLarge)
 			}
 			return GeneratePlantedPartition(o)
 		}

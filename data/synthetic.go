@@ -102,8 +102,8 @@ func sbmCounts(name string, opts SBMOptions, fullTrain, fullVal, fullTest int) (
 	nTrain, nVal, nTest = pick(opts.Train, fullTrain), pick(opts.Val, fullVal), pick(opts.Test, fullTest)
 	total := float64(nTrain) + float64(nVal) + float64(nTest)
 	if limit := cmp.Or(opts.MaxBytes, DefaultMaxBytes); total*sbmGraphBytes > float64(limit) {
-		return 0, 0, 0, fmt.Errorf("%s: %d train, %d val and %d test graphs take about %.0f bytes, more than the %d a data set may (LoadOptions.MaxBytes); ask for fewer graphs",
-			name, nTrain, nVal, nTest, total*sbmGraphBytes, limit)
+		return 0, 0, 0, fmt.Errorf("%s: %d train, %d val and %d test graphs take about %.0f bytes, more than the %d a data set may (%w); ask for fewer graphs",
+			name, nTrain, nVal, nTest, total*sbmGraphBytes, limit, ErrTooLarge)
 	}
 	return nTrain, nVal, nTest, nil
 }

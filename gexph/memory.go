@@ -94,11 +94,27 @@ const (
 )
 
 // ParamBytes estimates the memory of the model's weights in training, before the model
-// is built: paramsPerLayer [HiddenDim, HiddenDim] matrices a layer and one for the
-// head, each paramCopies times. It is what a huge hidden_dim costs.
+// is built: paramsPerLayer [HiddenDim, HiddenDim] matrices a GPS layer and one a
+// pre-message-passing or head layer, each paramCopies times. It is what a huge
+// hidden_dim costs.
 func ParamBytes(cfg Config) float64 {
 	h := float64(max(cfg.HiddenDim, 0))
-	return 4 * paramCopies * h * h * (paramsPerLayer*float64(max(cfg.Layers, 0)) + 1)
+	matrices := paramsPerLayer*float64(max(cfg.Layers, 0)) + float64(max(cfg.PreMPLayers, 0)) + float64(max(cfg.HeadLayers, 1))
+	return 4 * paramCopies * h * h * matrices
+}
+
+// PEBytes estimates the memory of the positional encodings of ds: PESize float32 values
+// for every node of every graph, which are computed once for the whole data set, and
+// none without encodings.
+func PEBytes(cfg Config, ds *data.Dataset) float64 {
+	if cfg.PE == PENone || ds == nil {
+		return 0
+	}
+	nodes := 0.0
+	for i := range ds.Graphs {
+		nodes += float64(ds.Graphs[i].NumNodes)
+	}
+	return 4 * float64(max(cfg.PESize, 0)) * nodes
 }
 
 // batchSize returns the nodes and the local edges of the largest batch of cfg on ds:
@@ -132,7 +148,9 @@ func batchSize(cfg Config, ds *data.Dataset) (nodes, edges float64) {
 // an attention), and stepNodeTensors [rows, HiddenDim] tensors, rows the nodes and
 // virtual nodes of the largest batch. A mini-batch run (BatchNodes > 0) holds instead
 // the whole interaction graph's endpoints and three [nodes, HiddenDim] states (its
-// layer-wise evaluation's input, output and a chunk).
+// layer-wise evaluation's input, output and a chunk). Spexphormer's second stage
+// (SparseAttentionK > 0) attends over k edges a node instead and holds each layer's
+// edge list (8 bytes an edge).
 func StepBytes(cfg Config, ds *data.Dataset) float64 {
 	if ds == nil || len(ds.Graphs) == 0 {
 		return 0
@@ -149,9 +167,19 @@ func StepBytes(cfg Config, ds *data.Dataset) float64 {
 	if cfg.GlobalEdges {
 		hEdges += 2 * nodes * float64(cfg.VirtualNodes)
 	}
+	if cfg.SparseAttentionK > 0 {
+		hEdges = nodes * float64(cfg.SparseAttentionK)
+		return 8*hEdges*float64(max(cfg.Layers, 0)) + stepBytes(cfg, nodes, edges, hEdges)
+	}
 	if ds.Transductive && cfg.BatchNodes > 0 {
 		return 8*hEdges + 4*3*nodes*h
 	}
+	return stepBytes(cfg, nodes, edges, hEdges)
+}
+
+// stepBytes is StepBytes of a full batch of the given nodes, local edges and
+// interaction edges.
+func stepBytes(cfg Config, nodes, edges, hEdges float64) float64 {
 	perLayer := stepNodeTensors * nodes
 	if cfg.MPNN != layers.LocalNone {
 		perLayer += stepEdgeTensors * edges
@@ -159,7 +187,7 @@ func StepBytes(cfg Config, ds *data.Dataset) float64 {
 	if cfg.Attention != layers.GlobalNone {
 		perLayer += stepEdgeTensors * hEdges
 	}
-	return 4 * h * float64(max(cfg.Layers, 0)) * perLayer
+	return 4 * float64(max(cfg.HiddenDim, 0)) * float64(max(cfg.Layers, 0)) * perLayer
 }
 
 // checkMemory refuses, with ErrOutOfMemory, a run of cfg on ds that would not fit in
@@ -191,10 +219,13 @@ func checkMemoryWithin(cfg Config, ds *data.Dataset, budget sysinfo.Budget) erro
 		}
 	}
 	nodes, edges := batchSize(cfg, ds)
-	step := fmt.Sprintf("a training step on %q (hidden_dim %d, %d layers, batch_size %d, expander_degree %d: %.0f nodes and %.0f edges a batch)",
-		ds.Name, cfg.HiddenDim, cfg.Layers, cfg.BatchSize, cfg.ExpanderDegree, nodes, edges)
-	if err := budget.Refuse(step, ParamBytes(cfg)+StepBytes(cfg, ds)+HeadBytes(cfg, ds)); err != nil {
-		return fmt.Errorf("%w: %w; lower hidden_dim, layers, batch_size or expander_degree", ErrOutOfMemory, err)
+	step := fmt.Sprintf("a training step on %q (hidden_dim %d, %d layers, batch_size %d, expander_degree %d, virtual_nodes %d, sparse_attention_k %d: %.0f nodes and %.0f edges a batch)",
+		ds.Name, cfg.HiddenDim, cfg.Layers, cfg.BatchSize, cfg.ExpanderDegree, cfg.VirtualNodes, cfg.SparseAttentionK, nodes, edges)
+	if err := budget.Refuse(fmt.Sprintf("the positional encodings of %q (pe_size %d)", ds.Name, cfg.PESize), PEBytes(cfg, ds)); err != nil {
+		return fmt.Errorf("%w: %w", ErrOutOfMemory, err)
+	}
+	if err := budget.Refuse(step, ParamBytes(cfg)+StepBytes(cfg, ds)+HeadBytes(cfg, ds)+PEBytes(cfg, ds)); err != nil {
+		return fmt.Errorf("%w: %w; lower hidden_dim, layers, batch_size, expander_degree or virtual_nodes", ErrOutOfMemory, err)
 	}
 	return nil
 }

@@ -120,6 +120,10 @@ func TestCheckMemoryRefusesEachKnobThatScalesAStep(t *testing.T) {
 		{"nodes", "10000000 nodes", func(*Config) {}, transductive},
 		{"edges", "100000000 edges", func(*Config) {}, graphs(16, 100, 100_000_000/16)},
 		{"expander degree", "expander_degree 100000", func(c *Config) { c.ExpanderDegree = 100_000 }, small},
+		{"virtual nodes", "virtual_nodes 1000000", func(c *Config) { c.VirtualNodes = 1_000_000 }, small},
+		{"head layers", "the weights of hidden_dim 128", func(c *Config) { c.HiddenDim, c.HeadLayers = 128, 10_000 }, small},
+		{"pe_size", "pe_size 100000000", func(c *Config) { c.PE, c.PESize = PELap, 100_000_000 }, small},
+		{"sparse_attention_k", "sparse_attention_k 100000000", func(c *Config) { c.SparseAttentionK = 100_000_000 }, small},
 	}
 	for _, c := range cases {
 		cfg := base

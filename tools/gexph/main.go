@@ -29,7 +29,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/sysinfo"
 )
 
 // command is one subcommand of the CLI.
@@ -138,6 +140,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return exit.code
 		}
 		fmt.Fprintf(stderr, "gexph %s: %v\n", args[0], err)
+		if errors.Is(err, data.ErrTooLarge) {
+			b := sysinfo.MemoryBudget()
+			fmt.Fprintf(stderr, "gexph: data may take half of the %s of memory available (%s)\n", sysinfo.GiB(float64(b.Bytes)), b.Bound)
+		}
 		return 1
 	}
 	return 0

@@ -37,8 +37,9 @@ func runUnderLimit(t *testing.T, args ...string) (int, string) {
 }
 
 // Under a tight address-space limit a tiny training run succeeds, and one that would
-// not fit (the demo preset) is refused with a message naming the limit, instead of
-// the runtime's fatal out-of-memory error and goroutine dump.
+// not fit (the demo preset: its data or its training step) is refused with a message
+// naming the limit, instead of the runtime's fatal out-of-memory error and goroutine
+// dump.
 func TestTrainUnderATightAddressSpaceLimitFitsOrSaysItCannot(t *testing.T) {
 	tiny := `{"layers":1,"hidden_dim":8,"heads":2,"epochs":1,"batch_size":4,"max_train":16,"max_val":8,"max_test":8,"pe":"none"}`
 	code, out := runUnderLimit(t, "train", "-dataset", "pattern", "-preset", "demo", "-set", tiny, "-json", "-quiet")
@@ -47,7 +48,7 @@ func TestTrainUnderATightAddressSpaceLimitFitsOrSaysItCannot(t *testing.T) {
 	}
 	code, out = runUnderLimit(t, "train", "-dataset", "pattern", "-preset", "demo", "-epochs", "1", "-quiet")
 	if code != 1 || strings.Contains(out, "fatal error") || strings.Contains(out, "goroutine ") ||
-		!strings.Contains(out, "out of memory") || !strings.Contains(out, "ulimit -v") {
+		!strings.Contains(out, "more than the") || !strings.Contains(out, "ulimit -v") {
 		t.Errorf("demo run under ulimit -v %s: exit %d, want 1 with a refusal naming the limit\n%s", tightAddressSpace, code, out)
 	}
 }
