@@ -16,8 +16,14 @@ type Budget struct {
 	Bound string
 }
 
-// GiB formats a byte count in GiB with one decimal.
-func GiB(b float64) string { return fmt.Sprintf("%.1f GiB", b/(1<<30)) }
+// FormatBytes formats a byte count in GiB with one decimal, or in whole MiB below
+// 1 GiB.
+func FormatBytes(b float64) string {
+	if b < 1<<30 {
+		return fmt.Sprintf("%.0f MiB", b/(1<<20))
+	}
+	return fmt.Sprintf("%.1f GiB", b/(1<<30))
+}
 
 // Refuse returns an error, "WHAT needs about X of memory, more than the Y available
 // (BOUND)",
@@ -26,7 +32,7 @@ func (b Budget) Refuse(what string, need float64) error {
 	if b.Bytes <= 0 || need <= float64(b.Bytes) {
 		return nil
 	}
-	return fmt.Errorf("%s needs about %s of memory, more than the %s available (%s)", what, GiB(need), GiB(float64(b.Bytes)), b.Bound)
+	return fmt.Errorf("%s needs about %s of memory, more than the %s available (%s)", what, FormatBytes(need), FormatBytes(float64(b.Bytes)), b.Bound)
 }
 
 // MemoryBudget returns the memory this process may still plan to use: three quarters
@@ -52,7 +58,7 @@ const asReserve = 256 << 20
 func BudgetOf(memTotal, asLimit, vmSize, heapIdle int64) Budget {
 	var b Budget
 	if memTotal > 0 {
-		b = Budget{Bytes: memTotal / 4 * 3, Bound: "three quarters of this machine's " + GiB(float64(memTotal))}
+		b = Budget{Bytes: memTotal / 4 * 3, Bound: "three quarters of this machine's " + FormatBytes(float64(memTotal))}
 	}
 	if asLimit <= 0 {
 		return b
@@ -60,7 +66,7 @@ func BudgetOf(memTotal, asLimit, vmSize, heapIdle int64) Budget {
 	left := max(0, asLimit-vmSize+heapIdle-asReserve)
 	if as := max(1, left/4*3); b.Bytes <= 0 || as < b.Bytes {
 		b = Budget{Bytes: as, Bound: fmt.Sprintf("three quarters of the %s the address-space limit (ulimit -v) of %s leaves, %s being mapped already",
-			GiB(float64(left)), GiB(float64(asLimit)), GiB(float64(vmSize-heapIdle)))}
+			FormatBytes(float64(left)), FormatBytes(float64(asLimit)), FormatBytes(float64(vmSize-heapIdle)))}
 	}
 	return b
 }

@@ -77,3 +77,11 @@ func TestBudgetRefusesOnlyWhatExceedsIt(t *testing.T) {
 		t.Errorf("unknown budget refused: %v", err)
 	}
 }
+
+func TestFormatBytesUsesMiBBelowAGiB(t *testing.T) {
+	for b, want := range map[float64]string{300 << 20: "300 MiB", 1 << 30: "1.0 GiB", 3.5 * (1 << 30): "3.5 GiB"} {
+		if got := FormatBytes(b); got != want {
+			t.Errorf("FormatBytes(%v) = %q, want %q", b, got, want)
+		}
+	}
+}

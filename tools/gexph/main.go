@@ -142,7 +142,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "gexph %s: %v\n", args[0], err)
 		if errors.Is(err, data.ErrTooLarge) {
 			b := sysinfo.MemoryBudget()
-			fmt.Fprintf(stderr, "gexph: data may take half of the %s of memory available (%s)\n", sysinfo.GiB(float64(b.Bytes)), b.Bound)
+			fmt.Fprintf(stderr, "gexph: data may take half of the %s of memory available (%s)\n", sysinfo.FormatBytes(float64(b.Bytes)), b.Bound)
 		}
 		return 1
 	}

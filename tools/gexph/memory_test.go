@@ -69,7 +69,7 @@ func TestCommandsRefuseSizesBeyondMemoryBeforeAllocating(t *testing.T) {
 		{[]string{"bench", "-case", "model", "-preset", "demo", "-set", `{"hidden_dim":16777216}`}, "hidden_dim 16777216"},
 	} {
 		code, _, errOut := runCLI(t, c.args...)
-		if code != 1 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "GiB available") {
+		if code != 1 || !strings.Contains(errOut, c.want) || !strings.Contains(errOut, "of memory, more than the") {
 			t.Errorf("gexph %s: exit %d, stderr %q; want a refusal naming %q and the memory available", strings.Join(c.args, " "), code, errOut, c.want)
 		}
 	}
