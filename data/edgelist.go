@@ -161,6 +161,39 @@ func readFile[T any](path string, limit int64, read func(r io.Reader, name strin
 	return read(&limitedText{r: r, left: limit, limit: limit}, path)
 }
 
+// readWhole reads the file at path into memory: at most limit bytes (≤ 0:
+// DefaultMaxBytes) of a regular file; a device or pipe (which may never end) or a
+// larger file is refused, naming the path and the bound, before anything is read.
+func readWhole(path string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file (%v)", path, st.Mode().Type())
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a file may have (%w)", path, st.Size(), limit, ErrTooLarge)
+	}
+	return readAllLimit(f, limit)
+}
+
+// readAllLimit reads r to its end, failing (with ErrTooLarge) once more than limit
+// bytes (≤ 0: DefaultMaxBytes) came: a decompression bomb stops there.
+func readAllLimit(r io.Reader, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	return io.ReadAll(&limitedText{r: r, left: limit, limit: limit})
+}
+
 // limitedText reads at most limit bytes from r; a byte more is an error.
 type limitedText struct {
 	r           io.Reader
@@ -175,7 +208,7 @@ func (l *limitedText) Read(p []byte) (int, error) {
 	n, err := l.r.Read(p)
 	if int64(n) > l.left {
 		n, l.left = int(l.left), 0
-		return n, fmt.Errorf("more than the %d bytes of text a file may have (%w)", l.limit, ErrTooLarge)
+		return n, fmt.Errorf("more than the %d bytes a file may have (%w)", l.limit, ErrTooLarge)
 	}
 	l.left -= int64(n)
 	return n, err

@@ -191,3 +191,25 @@ func TestLoadersRefuseTextAndGraphsBeyondTheirBound(t *testing.T) {
 		t.Errorf("planted:2·10⁹: %v, want a refusal naming the size and the bound", err)
 	}
 }
+
+// Whole-file readers (MNIST, Peptides splits, MalNet) refuse a device and a file over
+// their bound before reading, and a stream (a decompression bomb) at the bound.
+func TestWholeFileReadersRefuseDevicesHugeFilesAndBombs(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := readWhole("/dev/zero", 0); err == nil || !strings.Contains(err.Error(), "/dev/zero: not a regular file") {
+			t.Errorf("/dev/zero: %v, want a refusal naming it", err)
+		}
+	}
+	huge := filepath.Join(t.TempDir(), "huge.txt")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<40); err == nil { // sparse: no disk used
+		if _, err := readWhole(huge, 0); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "1099511627776 bytes, more than the 8589934592") {
+			t.Errorf("1 TiB file: %v, want a refusal by its size", err)
+		}
+	}
+	if _, err := readAllLimit(&repeating{line: "\x00"}, 1<<20); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("endless stream: %v, want ErrTooLarge at the bound", err)
+	}
+}
