@@ -10,8 +10,9 @@ import (
 	"github.com/gexph/gexph/layers"
 )
 
-// ErrOutOfMemory marks a run refused because its model would not fit in the machine's
-// memory (see DenseAttentionBytes). RunSuite records such a run as out of memory, as
+// ErrOutOfMemory marks a run refused because its model would not fit in the process's
+// memory budget (see checkMemory and the estimates DenseAttentionBytes, HeadBytes,
+// ParamBytes, PEBytes and StepBytes). RunSuite records such a run as out of memory, as
 // the paper's tables mark "OOM", and goes on with the suite.
 var ErrOutOfMemory = errors.New("out of memory")
 

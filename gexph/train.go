@@ -50,9 +50,10 @@ type TrainOptions struct {
 	// StopAfter, if positive, stops the run after that many epochs of this call (the
 	// checkpoint allows resuming later); the schedule still follows Config.Epochs.
 	StopAfter int
-	// NoMemoryCheck lets a run start whose full attention Train would refuse as out of
-	// memory (ErrOutOfMemory, see DenseAttentionBytes): for callers that watch the
-	// process's memory themselves, as the scaling suite does.
+	// NoMemoryCheck lets a run start that Train would refuse as out of memory
+	// (ErrOutOfMemory: its full attention, head, weights or step beyond the memory
+	// budget, see checkMemory): for callers that watch the process's memory themselves,
+	// as the scaling suite does. NewModel still refuses weights beyond the budget.
 	NoMemoryCheck bool
 	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
 	// default to the Config's Seed and MaxTrain/MaxVal/MaxTest).
