@@ -78,6 +78,9 @@ func runScriptWorker(cmd *exec.Cmd, watch *crashWatcher) error {
 	if msg := watch.crash(); msg != "" {
 		return fmt.Errorf("repl: the script ended with %q (%v): a panic in a goroutine or a fatal runtime error ends the process whatever the interpreter recovers", msg, exit)
 	}
+	if exit.ExitCode() < 0 {
+		return fmt.Errorf("repl: the script's process was ended by a signal (%v), as the kernel does to a process beyond memory", exit)
+	}
 	return exitError{code: exit.ExitCode()}
 }
 

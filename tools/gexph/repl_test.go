@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -109,5 +110,28 @@ func TestREPLScriptGoroutinePanicIsReportedWithoutAStackDump(t *testing.T) {
 		if code != 1 || !strings.Contains(errOut, "/dev/zero") || !strings.Contains(errOut, "16777216 bytes a script may have") {
 			t.Errorf("/dev/zero as a script: exit %d, stderr %q; want a refusal naming the bound", code, errOut)
 		}
+	}
+}
+
+// A script's worker that dies without a message of its own (killed by a signal) or
+// exits with its own code is reported as such, not as a success.
+func TestREPLScriptWorkerReportsSignalsAndExitCodes(t *testing.T) {
+	if _, err := exec.LookPath("sh"); err != nil {
+		t.Skip("no sh")
+	}
+	killed := exec.Command("sh", "-c", "kill -KILL $$")
+	if err := runScriptWorker(killed, &crashWatcher{w: new(bytes.Buffer)}); err == nil || !strings.Contains(err.Error(), "signal") {
+		t.Errorf("killed worker: %v, want an error naming the signal", err)
+	}
+	var exit exitError
+	if err := runScriptWorker(exec.Command("sh", "-c", "exit 3"), &crashWatcher{w: new(bytes.Buffer)}); !errors.As(err, &exit) || exit.code != 3 {
+		t.Errorf("worker exiting 3: %v, want exitError 3", err)
+	}
+	var stderr bytes.Buffer
+	watch := &crashWatcher{w: &stderr}
+	crash := exec.Command("sh", "-c", `printf 'panic: boom\n' >&2; exit 2`)
+	crash.Stderr = watch
+	if err := runScriptWorker(crash, watch); err == nil || !strings.Contains(err.Error(), `"panic: boom"`) || stderr.String() != "panic: boom\n" {
+		t.Errorf("crashed worker: %v (stderr %q), want the panic named and its message passed through", err, stderr.String())
 	}
 }
