@@ -11,7 +11,7 @@ import (
 )
 
 // ErrOutOfMemory marks a run refused because its model would not fit in the process's
-// memory budget (see checkMemory and the estimates DenseAttentionBytes, HeadBytes,
+// memory budget (see CheckMemory and the estimates DenseAttentionBytes, HeadBytes,
 // ParamBytes, PEBytes and StepBytes). RunSuite records such a run as out of memory, as
 // the paper's tables mark "OOM", and goes on with the suite.
 var ErrOutOfMemory = errors.New("out of memory")
@@ -191,15 +191,17 @@ func stepBytes(cfg Config, nodes, edges, hEdges float64) float64 {
 	return 4 * float64(max(cfg.HiddenDim, 0)) * float64(max(cfg.Layers, 0)) * perLayer
 }
 
-// checkMemory refuses, with ErrOutOfMemory, a run of cfg on ds that would not fit in
-// the process's memory budget (sysinfo.MemoryBudget: three quarters of the machine's
+// CheckMemory refuses, with ErrOutOfMemory, training cfg on ds where it would not fit
+// in the process's memory budget (sysinfo.MemoryBudget: three quarters of the machine's
 // memory, less under an address-space limit): its full attention, its prediction head,
-// its weights or its training step, each estimated before anything is built.
-func checkMemory(cfg Config, ds *data.Dataset) error {
+// its weights, its positional encodings or its training step, each estimated before
+// anything is built. Train calls it (unless TrainOptions.NoMemoryCheck); so do
+// programs that build a model and step it themselves, such as benchmarks.
+func CheckMemory(cfg Config, ds *data.Dataset) error {
 	return checkMemoryWithin(cfg, ds, sysinfo.MemoryBudget())
 }
 
-// checkMemoryWithin is checkMemory against the given budget.
+// checkMemoryWithin is CheckMemory against the given budget.
 func checkMemoryWithin(cfg Config, ds *data.Dataset, budget sysinfo.Budget) error {
 	if ds == nil {
 		return checkWeights(cfg, budget)

@@ -34,10 +34,10 @@ func TestDenseAttentionBytes(t *testing.T) {
 	if sysinfo.MemTotalMB() == 0 {
 		t.Skip("no /proc/meminfo")
 	}
-	if err := checkMemory(cfg, huge); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), `"huge"`) {
+	if err := CheckMemory(cfg, huge); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), `"huge"`) {
 		t.Errorf("10⁶ nodes of full attention: %v, want ErrOutOfMemory naming the data set", err)
 	}
-	if err := checkMemory(cfg, batched); err != nil {
+	if err := CheckMemory(cfg, batched); err != nil {
 		t.Errorf("60 nodes: %v", err)
 	}
 	// Train refuses before building anything.
@@ -81,7 +81,7 @@ func TestHeadBytesCountsTheClassesOfTheHead(t *testing.T) {
 	if _, err := Train(t.Context(), cfg, many, TrainOptions{}); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "prediction head") {
 		t.Errorf("10⁵ classes over 10⁶ nodes: %v, want ErrOutOfMemory for the head", err)
 	}
-	if err := checkMemory(cfg, node); err != nil {
+	if err := CheckMemory(cfg, node); err != nil {
 		t.Errorf("7 classes: %v", err)
 	}
 }

@@ -52,7 +52,7 @@ type TrainOptions struct {
 	StopAfter int
 	// NoMemoryCheck lets a run start that Train would refuse as out of memory
 	// (ErrOutOfMemory: its full attention, head, weights or step beyond the memory
-	// budget, see checkMemory): for callers that watch the process's memory themselves,
+	// budget, see CheckMemory): for callers that watch the process's memory themselves,
 	// as the scaling suite does. NewModel still refuses weights beyond the budget.
 	NoMemoryCheck bool
 	// Data configures TrainFromSpec's data.Load (Seed and the generated split sizes
@@ -517,7 +517,7 @@ func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions)
 	}
 	ds = subsetSplit(ds, &cfg)
 	if !opts.NoMemoryCheck {
-		if err := checkMemory(cfg, ds); err != nil {
+		if err := CheckMemory(cfg, ds); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}

@@ -103,6 +103,9 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 	if err != nil {
 		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
 	}
+	if err := gexph.CheckMemory(mc, ds); err != nil {
+		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
+	}
 	sysinfo.ResetPeakRSS()
 	m, err := gexph.NewModelWithOptions(mc, ds, gexph.ModelOptions{Backend: cfg.Backend})
 	if err != nil {

@@ -92,3 +92,12 @@ func TestCommandsRefuseGeneratedDataBeyondMemory(t *testing.T) {
 		}
 	}
 }
+
+// bench -case model checks a training step against the budget before it builds the
+// model, as train does.
+func TestBenchModelRefusesAStepBeyondMemory(t *testing.T) {
+	code, _, errOut := runCLI(t, "bench", "-case", "model", "-preset", "demo", "-batch", "4", "-set", `{"virtual_nodes":100000000}`)
+	if code != 1 || !strings.Contains(errOut, "virtual_nodes 100000000") || !strings.Contains(errOut, "out of memory") {
+		t.Errorf("bench with 10⁸ virtual nodes a graph: exit %d, stderr %q; want a refusal", code, errOut)
+	}
+}

@@ -19,6 +19,7 @@ func init() {
 		"BestCheckpointFile":       reflect.ValueOf(constant.MakeFromLiteral("\"best.ckpt\"", token.STRING, 0)),
 		"Better":                   reflect.ValueOf(gexph.Better),
 		"CSVLogFile":               reflect.ValueOf(constant.MakeFromLiteral("\"log.csv\"", token.STRING, 0)),
+		"CheckMemory":              reflect.ValueOf(gexph.CheckMemory),
 		"ConfigChanges":            reflect.ValueOf(gexph.ConfigChanges),
 		"DataOptions":              reflect.ValueOf(gexph.DataOptions),
 		"DefaultBackend":           reflect.ValueOf(constant.MakeFromLiteral("\"go\"", token.STRING, 0)),
