@@ -41,13 +41,20 @@ import (
 // numbers): "label,f1,f2" and "src,dst" are headers, "0,1.5,2" is data, and a row that
 // mixes numbers and text, such as "x,1,2" or "label,0", is data and fails on its first
 // field that is not a valid value. No later row is a header. Features must be finite.
-// Errors name the file and line, and the field or node where there is one.
+// Errors name the file and line, and the field or node where there is one. A file of
+// more than DefaultMaxBytes (decompressed) is refused (Load reads up to
+// LoadOptions.MaxBytes).
 func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
+	return loadEdgeListDir(dir, seed, DefaultMaxBytes)
+}
+
+// loadEdgeListDir is LoadEdgeListDir reading at most limit bytes of text a file.
+func loadEdgeListDir(dir string, seed uint64, limit int64) (*Dataset, error) {
 	path, err := findText(dir, "nodes.csv")
 	if err != nil {
 		return nil, err
 	}
-	nodes, err := readFile(path, readNodeCSV)
+	nodes, err := readFile(path, limit, readNodeCSV)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +62,7 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 	if path, err = findText(dir, "edges.csv"); err != nil {
 		return nil, err
 	}
-	el, err := readFile(path, func(r io.Reader, name string) (*edgeList, error) {
+	el, err := readFile(path, limit, func(r io.Reader, name string) (*edgeList, error) {
 		el, err := readEdgeCSV(r, name)
 		if err == nil {
 			err = el.checkRange(name, n)
@@ -84,7 +91,7 @@ func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
 			return nil, err
 		}
 		found++
-		if parts[i], err = readFile(path, func(r io.Reader, name string) (*splitFile, error) {
+		if parts[i], err = readFile(path, limit, func(r io.Reader, name string) (*splitFile, error) {
 			return readSplitFile(r, name, n)
 		}); err != nil {
 			return nil, err
@@ -122,8 +129,17 @@ func findText(dir, name string) (string, error) {
 	return "", fmt.Errorf("%s: no %s or %s.gz: %w", dir, name, name, os.ErrNotExist)
 }
 
-// readFile opens path (decompressing it when its name ends in ".gz") and hands it to read.
-func readFile[T any](path string, read func(r io.Reader, name string) (T, error)) (T, error) {
+// DefaultMaxBytes is LoadOptions.MaxBytes when 0, the most text a loader reads from
+// one file (decompressed) and the most memory a generated graph may take: above the
+// largest OGB file gexph reads (ogbn-products' node features, about 2.5 GB), below what
+// would fill the memory of a workstation.
+const DefaultMaxBytes = 8 << 30
+
+// readFile opens path (decompressing it when its name ends in ".gz") and hands it to
+// read, which may read at most limit bytes of text (≤ 0: DefaultMaxBytes): a longer
+// file, an endless stream (a device, a pipe) or a decompression bomb fails there with
+// an error naming the bound, instead of growing until memory runs out.
+func readFile[T any](path string, limit int64, read func(r io.Reader, name string) (T, error)) (T, error) {
 	var zero T
 	f, err := os.Open(path)
 	if err != nil {
@@ -139,7 +155,63 @@ func readFile[T any](path string, read func(r io.Reader, name string) (T, error)
 		defer zr.Close()
 		r = zr
 	}
-	return read(r, path)
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	return read(&limitedText{r: r, left: limit, limit: limit}, path)
+}
+
+// readWhole reads the file at path into memory: at most limit bytes (≤ 0:
+// DefaultMaxBytes) of a regular file; a device or pipe (which may never end) or a
+// larger file is refused, naming the path and the bound, before anything is read.
+func readWhole(path string, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, err)
+	case !st.Mode().IsRegular():
+		return nil, fmt.Errorf("%s: not a regular file (%v)", path, st.Mode().Type())
+	case st.Size() > limit:
+		return nil, fmt.Errorf("%s: %d bytes, more than the %d a file may have (%w)", path, st.Size(), limit, ErrTooLarge)
+	}
+	return readAllLimit(f, limit)
+}
+
+// readAllLimit reads r to its end, failing (with ErrTooLarge) once more than limit
+// bytes (≤ 0: DefaultMaxBytes) came: a decompression bomb stops there.
+func readAllLimit(r io.Reader, limit int64) ([]byte, error) {
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	return io.ReadAll(&limitedText{r: r, left: limit, limit: limit})
+}
+
+// limitedText reads at most limit bytes from r; a byte more is an error.
+type limitedText struct {
+	r           io.Reader
+	left, limit int64
+}
+
+// Read reads from r, failing once more than limit bytes would have been read.
+func (l *limitedText) Read(p []byte) (int, error) {
+	if int64(len(p)) > l.left+1 {
+		p = p[:l.left+1]
+	}
+	n, err := l.r.Read(p)
+	if int64(n) > l.left {
+		n, l.left = int(l.left), 0
+		return n, fmt.Errorf("more than the %d bytes a file may have (%w)", l.limit, ErrTooLarge)
+	}
+	l.left -= int64(n)
+	return n, err
 }
 
 // csvReader reads comma-separated lines, skipping blank and '#' lines and a UTF-8 byte

@@ -2,6 +2,7 @@ package data
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -143,4 +144,72 @@ func FuzzReadEdgeListCSV(f *testing.F) {
 			t.Fatalf("both directions: %d edges from %d with %d loops", len(src), len(el.src), loops)
 		}
 	})
+}
+
+// repeating is an endless stream of one line.
+type repeating struct {
+	line string
+	at   int
+}
+
+func (r *repeating) Read(p []byte) (int, error) {
+	for i := range p {
+		p[i] = r.line[r.at]
+		r.at = (r.at + 1) % len(r.line)
+	}
+	return len(p), nil
+}
+
+// Text readers stop at LoadOptions.MaxBytes: a file longer than the bound, an endless
+// stream of valid edges, /dev/zero and a gzip bomb fail at the bound with an error
+// naming the file and the bound, and a planted-partition graph beyond it is refused
+// before it is generated.
+func TestLoadersRefuseTextAndGraphsBeyondTheirBound(t *testing.T) {
+	dir := writeEdgeListDir(t, map[string]string{
+		"nodes.csv":    strings.Repeat("0\n1\n", 10),
+		"edges.csv.gz": strings.Repeat("0,1\n", 1000),
+	})
+	if _, err := Load("edgelist:"+dir, LoadOptions{MaxBytes: 100_000}); err != nil {
+		t.Fatalf("4000 bytes of edges under 10⁵: %v", err)
+	}
+	if _, err := Load("edgelist:"+dir, LoadOptions{MaxBytes: 100}); !errors.Is(err, ErrTooLarge) ||
+		!strings.Contains(err.Error(), "edges.csv.gz") || !strings.Contains(err.Error(), "more than the 100 bytes") {
+		t.Errorf("4000 bytes of edges under a bound of 100: %v, want a refusal naming the file and the bound", err)
+	}
+	endless := &limitedText{r: &repeating{line: "0,1\n"}, left: 1 << 20, limit: 1 << 20}
+	if _, err := readEdgeCSV(endless, "stream.csv"); err == nil || !strings.Contains(err.Error(), "stream.csv") ||
+		!strings.Contains(err.Error(), "more than the 1048576 bytes") {
+		t.Errorf("endless edges: %v, want a refusal at the bound", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := readFile("/dev/zero", 1<<20, readEdgeCSV); err == nil || !strings.Contains(err.Error(), "/dev/zero") {
+			t.Errorf("/dev/zero as edges: %v, want an error naming it", err)
+		}
+	}
+	if _, err := Load("planted:2000000000", LoadOptions{}); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "2000000000 nodes") ||
+		!strings.Contains(err.Error(), "LoadOptions.MaxBytes") {
+		t.Errorf("planted:2·10⁹: %v, want a refusal naming the size and the bound", err)
+	}
+}
+
+// Whole-file readers (MNIST, Peptides splits, MalNet) refuse a device and a file over
+// their bound before reading, and a stream (a decompression bomb) at the bound.
+func TestWholeFileReadersRefuseDevicesHugeFilesAndBombs(t *testing.T) {
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := readWhole("/dev/zero", 0); err == nil || !strings.Contains(err.Error(), "/dev/zero: not a regular file") {
+			t.Errorf("/dev/zero: %v, want a refusal naming it", err)
+		}
+	}
+	huge := filepath.Join(t.TempDir(), "huge.txt")
+	if err := os.WriteFile(huge, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<40); err == nil { // sparse: no disk used
+		if _, err := readWhole(huge, 0); !errors.Is(err, ErrTooLarge) || !strings.Contains(err.Error(), "1099511627776 bytes, more than the 8589934592") {
+			t.Errorf("1 TiB file: %v, want a refusal by its size", err)
+		}
+	}
+	if _, err := readAllLimit(&repeating{line: "\x00"}, 1<<20); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("endless stream: %v, want ErrTooLarge at the bound", err)
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -63,7 +62,7 @@ func LoadMalNetTiny(dir string) (*Dataset, error) {
 	seen := map[string]string{}
 	for s, part := range []string{"train", "val", "test"} {
 		p := filepath.Join(dir, filepath.FromSlash(MalNetTinySplits), part+".txt")
-		raw, err := os.ReadFile(p)
+		raw, err := readWhole(p, 0)
 		if err != nil {
 			return nil, fmt.Errorf("malnet-tiny: %w", err)
 		}
@@ -104,7 +103,7 @@ func LoadMalNetTiny(dir string) (*Dataset, error) {
 				if i >= len(files) {
 					return
 				}
-				raw, err := os.ReadFile(files[i])
+				raw, err := readWhole(files[i], 0)
 				if err == nil {
 					graphs[i], err = malnetGraph(raw)
 					if err != nil {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"io"
 	"os"
 	"path/filepath"
 
@@ -135,7 +134,7 @@ func readIDXFile(path string, dims, n int) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mnist: %s: %w", path, err)
 	}
-	raw, err := io.ReadAll(zr)
+	raw, err := readAllLimit(zr, int64(16+n*28*28+1))
 	if err != nil {
 		return nil, fmt.Errorf("mnist: %s: %w", path, err)
 	}
@@ -193,10 +192,14 @@ func readMNISTPNGs(dir string, idx []int) ([][]byte, error) {
 	return out, nil
 }
 
+// maxPNGBytes bounds a batch PNG file (3000 images of 28×28 grey bytes, uncompressed
+// 2.4 MB, with room for inefficient encoders).
+const maxPNGBytes = 64 << 20
+
 // readMNISTBatch decodes one batch PNG (784 wide, 3000 high, grey in any colour
 // model) into original pixel values: p+1 for p ≥ 1, 0 for 0.
 func readMNISTBatch(path string) ([]byte, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readWhole(path, maxPNGBytes)
 	if err != nil {
 		return nil, fmt.Errorf("mnist: %w", err)
 	}

@@ -26,17 +26,21 @@ import (
 // are skipped), but only the split files may start with a header row. A label is a 0-based
 // class index in [0, MaxClasses) and below the number of nodes; a graph without edges is
 // valid; each split file must list at least one node, none twice, and no node may be in
-// two splits. Errors name the file and line.
-func LoadOGBNode(dir string) (*Dataset, error) {
+// two splits. Errors name the file and line. A file of more than DefaultMaxBytes
+// (decompressed) is refused (Load reads up to LoadOptions.MaxBytes).
+func LoadOGBNode(dir string) (*Dataset, error) { return loadOGBNode(dir, DefaultMaxBytes) }
+
+// loadOGBNode is LoadOGBNode reading at most limit bytes of text a file.
+func loadOGBNode(dir string, limit int64) (*Dataset, error) {
 	raw := filepath.Join(dir, "raw")
-	labels, err := readFile(filepath.Join(raw, "node-label.csv.gz"), readLabelColumn)
+	labels, err := readFile(filepath.Join(raw, "node-label.csv.gz"), limit, readLabelColumn)
 	if err != nil {
 		return nil, err
 	}
 	n := len(labels)
 	countPath := filepath.Join(raw, "num-node-list.csv.gz")
 	if _, err := os.Stat(countPath); err == nil {
-		counts, err := readFile(countPath, func(r io.Reader, name string) ([]int, error) {
+		counts, err := readFile(countPath, limit, func(r io.Reader, name string) ([]int, error) {
 			counts, _, err := readIndexCSV(r, name, maxNodes)
 			return counts, err
 		})
@@ -50,13 +54,13 @@ func LoadOGBNode(dir string) (*Dataset, error) {
 	g := Graph{NumNodes: n, NodeLabels: labels}
 	featPath := filepath.Join(raw, "node-feat.csv.gz")
 	if _, err := os.Stat(featPath); err == nil {
-		if g.Node, err = readFile(featPath, func(r io.Reader, name string) (Features, error) {
+		if g.Node, err = readFile(featPath, limit, func(r io.Reader, name string) (Features, error) {
 			return readDenseCSV(r, name, n)
 		}); err != nil {
 			return nil, err
 		}
 	}
-	edges, err := readFile(filepath.Join(raw, "edge.csv.gz"), func(r io.Reader, name string) (*edgeList, error) {
+	edges, err := readFile(filepath.Join(raw, "edge.csv.gz"), limit, func(r io.Reader, name string) (*edgeList, error) {
 		return readPairCSV(r, name, n)
 	})
 	if err != nil {
@@ -78,7 +82,7 @@ func LoadOGBNode(dir string) (*Dataset, error) {
 	}
 	var parts [3]*splitFile
 	for i, file := range []string{"train.csv.gz", "valid.csv.gz", "test.csv.gz"} {
-		if parts[i], err = readFile(filepath.Join(splitDir, file), func(r io.Reader, name string) (*splitFile, error) {
+		if parts[i], err = readFile(filepath.Join(splitDir, file), limit, func(r io.Reader, name string) (*splitFile, error) {
 			return readSplitFile(r, name, n)
 		}); err != nil {
 			return nil, err

@@ -125,7 +125,7 @@ func readPeptideRows(path string, kind peptidesKind) ([]peptideRow, error) {
 		return nil, fmt.Errorf("%s: %s: %w", kind.name, path, err)
 	}
 	defer zr.Close()
-	r := csv.NewReader(zr)
+	r := csv.NewReader(&limitedText{r: zr, left: DefaultMaxBytes, limit: DefaultMaxBytes})
 	r.ReuseRecord = true
 	header, err := r.Read()
 	if err != nil {
@@ -308,7 +308,7 @@ func moleculeGraph(m *smiles.Molecule) Graph {
 // readPeptideSplit reads the train/val/test index lists and checks them against n
 // molecules: every index in range and used at most once.
 func readPeptideSplit(path, name string, n int) (Split, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := readWhole(path, 0)
 	if err != nil {
 		return Split{}, fmt.Errorf("%s: %w", name, err)
 	}

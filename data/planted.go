@@ -35,6 +35,20 @@ func DefaultPlantedPartitionOptions(nodes int, seed uint64) PlantedPartitionOpti
 		FeatureDim: 16, FeatureSignal: 0.5, Seed: seed}
 }
 
+// PlantedPartitionBytes estimates the memory of GeneratePlantedPartition(opts): per
+// node its label, FeatureDim float32 features and split index (4 + 4·FeatureDim + 8
+// bytes), per drawn edge its endpoints in both directions and the dedup's sort keys
+// (32 bytes). Sizes beyond int64 give math.MaxInt64.
+func PlantedPartitionBytes(opts PlantedPartitionOptions) int64 {
+	n := float64(max(opts.Nodes, 0))
+	m := n * max(opts.AvgDegree, 0) / 2
+	b := n*(12+4*float64(max(opts.FeatureDim, 0))) + 32*m
+	if b >= math.MaxInt64 || math.IsNaN(b) {
+		return math.MaxInt64
+	}
+	return int64(b)
+}
+
 // streamPlanted is the random stream of GeneratePlantedPartition.
 const streamPlanted = 4 << 56
 

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -37,6 +38,14 @@ type LoadOptions struct {
 	// SelfLoops adds a self loop to every node of a gnn-benchmark npz graph (the
 	// reference's add_self_loops), so attention also runs over node → itself.
 	SelfLoops bool
+	// MaxBytes bounds what loading may take in: the text (decompressed) read from each
+	// file of an edge-list directory or an OGB data set, and the estimated memory of a
+	// generated data set (a planted-partition graph, PlantedPartitionBytes; PATTERN or
+	// CLUSTER graphs, SBMOptions.MaxBytes). A longer file, a stream
+	// that goes on, or a larger graph is refused with an error naming the file or size
+	// and the bound. 0 means DefaultMaxBytes; callers that know their memory budget pass
+	// a fraction of it.
+	MaxBytes int64
 }
 
 // DatasetInfo describes a data set Load knows by name.
@@ -114,16 +123,20 @@ func registry() []datasetEntry {
 			false, unsupportedLRGB("pcqm-contact", "PCQM-Contact", "pcqm4m-v2-contact processed .pt files", false)},
 		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
 			"ogbn-arxiv", "ogbn_arxiv"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+			true, func(path string, o LoadOptions) (*Dataset, error) { return loadOGBNode(path, o.MaxBytes) }},
 		{info("ogbn-products", "ogbn-products co-purchase graph (OGB layout, 2.4 M nodes), undirected, official sales-rank split",
 			"ogbn-products", "ogbn_products"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadOGBNode(path) }},
+			true, func(path string, o LoadOptions) (*Dataset, error) { return loadOGBNode(path, o.MaxBytes) }},
 	}
 }
 
 // ErrUnsupportedFormat is wrapped by the errors of data sets whose only distribution
 // is in a format gexph does not read (Python pickles).
 var ErrUnsupportedFormat = errors.New("data set format not supported")
+
+// ErrTooLarge marks a file or a generated data set refused for exceeding
+// LoadOptions.MaxBytes (see there), before it was read or generated in full.
+var ErrTooLarge = errors.New("the bound LoadOptions.MaxBytes")
 
 // unsupportedLRGB returns the loader of an LRGB data set distributed only as pickled
 // PyTorch objects: an error saying so and how to convert it.
@@ -143,7 +156,7 @@ func unsupportedLRGB(name, title, files string, nodeTask bool) func(string, Load
 }
 
 func (o LoadOptions) sbm() SBMOptions {
-	return SBMOptions{Seed: o.Seed, Train: o.TrainGraphs, Val: o.ValGraphs, Test: o.TestGraphs}
+	return SBMOptions{Seed: o.Seed, Train: o.TrainGraphs, Val: o.ValGraphs, Test: o.TestGraphs, MaxBytes: o.MaxBytes}
 }
 
 // KnownDatasets lists the data sets Load knows by name.
@@ -169,9 +182,9 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		case "npz":
 			return LoadGNNBenchmark(path, "", opts)
 		case "ogb":
-			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return LoadOGBNode(path) })
+			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return loadOGBNode(path, opts.MaxBytes) })
 		case "edgelist":
-			return LoadEdgeListDir(path, opts.Seed)
+			return loadEdgeListDir(path, opts.Seed, opts.MaxBytes)
 		case "export":
 			return LoadExport(path)
 		case "planted":
@@ -179,7 +192,11 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 			if err != nil {
 				return nil, fmt.Errorf("data set %q: want planted:N with a node count N, got %q", spec, path)
 			}
-			return GeneratePlantedPartition(DefaultPlantedPartitionOptions(n, opts.Seed))
+			o := DefaultPlantedPartitionOptions(n, opts.Seed)
+			if need, limit := PlantedPartitionBytes(o), cmp.Or(opts.MaxBytes, DefaultMaxBytes); need > limit {
+				return nil, fmt.Errorf("data set %q: a planted-partition graph of %d nodes takes about %d bytes, more than the %d a data set may (%w)", spec, n, need, limit, ErrTooLarge)
+			}
+			return GeneratePlantedPartition(o)
 		}
 		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N)", spec, kind)
 	}

@@ -1,6 +1,7 @@
 package data
 
 import (
+	"cmp"
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
@@ -17,7 +18,15 @@ type SBMOptions struct {
 	// Train, Val and Test are the numbers of graphs per split; 0 selects the benchmark's
 	// full count for that split (PATTERN 10,000/2,000/2,000, CLUSTER 10,000/1,000/1,000).
 	Train, Val, Test int
+	// MaxBytes bounds the estimated memory of the graphs (sbmGraphBytes each); 0 means
+	// DefaultMaxBytes. More graphs are refused before any is generated.
+	MaxBytes int64
 }
+
+// sbmGraphBytes is about the memory of one PATTERN or CLUSTER graph: some 120 nodes and
+// 6,000 directed edges (measured: 16 PATTERN graphs, 1,930 nodes, 100,708 edges),
+// 8 bytes an edge and their categorical node features, rounded up.
+const sbmGraphBytes = 64 << 10
 
 // Parameters of the benchmarking-gnns stochastic block model generators (Dwivedi et al.).
 const (
@@ -90,7 +99,13 @@ func sbmCounts(name string, opts SBMOptions, fullTrain, fullVal, fullTest int) (
 		}
 		return n
 	}
-	return pick(opts.Train, fullTrain), pick(opts.Val, fullVal), pick(opts.Test, fullTest), nil
+	nTrain, nVal, nTest = pick(opts.Train, fullTrain), pick(opts.Val, fullVal), pick(opts.Test, fullTest)
+	total := float64(nTrain) + float64(nVal) + float64(nTest)
+	if limit := cmp.Or(opts.MaxBytes, DefaultMaxBytes); total*sbmGraphBytes > float64(limit) {
+		return 0, 0, 0, fmt.Errorf("%s: %d train, %d val and %d test graphs take about %.0f bytes, more than the %d a data set may (%w); ask for fewer graphs",
+			name, nTrain, nVal, nTest, total*sbmGraphBytes, limit, ErrTooLarge)
+	}
+	return nTrain, nVal, nTest, nil
 }
 
 // generateGraphs builds nTrain+nVal+nTest graphs in parallel. Graph i of split s draws

@@ -5,6 +5,7 @@ import (
 	"math"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -203,5 +204,27 @@ func BenchmarkCLUSTERFull(b *testing.B) {
 		if err != nil || len(d.Graphs) != 12000 {
 			b.Fatal(err)
 		}
+	}
+}
+
+// PATTERN and CLUSTER estimate their graphs before generating any and refuse counts
+// beyond the bound (LoadOptions.MaxBytes, else DefaultMaxBytes), naming the counts and
+// the bound; a count within it is generated.
+func TestSBMGeneratorsRefuseGraphCountsBeyondTheBound(t *testing.T) {
+	if _, err := GeneratePATTERN(SBMOptions{Train: 1_000_000_000}); err == nil ||
+		!strings.Contains(err.Error(), "1000000000 train") || !strings.Contains(err.Error(), "LoadOptions.MaxBytes") {
+		t.Errorf("10⁹ PATTERN graphs: %v, want a refusal naming the count and the bound", err)
+	}
+	if _, err := GenerateCLUSTER(SBMOptions{Train: 1_000_000_000}); err == nil || !strings.Contains(err.Error(), "cluster: 1000000000 train") {
+		t.Errorf("10⁹ CLUSTER graphs: %v, want a refusal", err)
+	}
+	small := LoadOptions{TrainGraphs: 10, ValGraphs: 5, TestGraphs: 5, NoCache: true}
+	small.MaxBytes = 1 << 20
+	if _, err := Load("pattern", small); err == nil || !strings.Contains(err.Error(), "more than the 1048576") {
+		t.Errorf("20 graphs under 1 MiB: %v, want a refusal", err)
+	}
+	small.MaxBytes = 4 << 20
+	if d, err := Load("pattern", small); err != nil || len(d.Graphs) != 20 {
+		t.Errorf("20 graphs under 4 MiB: %v", err)
 	}
 }

@@ -150,7 +150,7 @@ func validateSize(n, d int, fallback bool) error {
 	if n < 1 {
 		return fmt.Errorf("node count n=%d must be at least 1", n)
 	}
-	if n > math.MaxInt32 || n*(d/2) > math.MaxInt32 {
+	if n > math.MaxInt32 || d/2 > math.MaxInt32/n { // n·(d/2) > MaxInt32, without overflow
 		return fmt.Errorf("n=%d, d=%d exceeds the int32 index range", n, d)
 	}
 	if d >= n && !fallback {
@@ -557,13 +557,23 @@ func resizeBool(s []bool, n int) []bool {
 // EstimateBytes returns about how much memory Generate needs for opts, from its
 // measured heap peaks (a certified draw of 10⁶ nodes at degree 6: 166 MB; 2·10⁵ nodes:
 // 85 MB): the edge arrays and the graph of every draw, and with Certify the Lanczos
-// vectors, at most 32 bytes per node and unit of degree (16 without Certify) plus 64 MiB.
-// Callers compare it with the memory they may use before generating a very large
-// expander.
+// vectors, at most 32 bytes per node and unit of degree (16 without Certify) plus 64 MiB;
+// where opts fall back to the complete graph K_N, its N(N−1)/2 edges of 8 bytes. Sizes
+// beyond int64 give math.MaxInt64. Callers compare it with the memory they may use
+// before generating a very large expander.
 func EstimateBytes(opts Options) int64 {
-	perUnit := int64(16)
+	n, d := float64(max(opts.N, 0)), float64(max(opts.D, 1))
+	perUnit := 16.0
 	if opts.Certify {
 		perUnit = 32
 	}
-	return perUnit*int64(max(opts.N, 0))*int64(max(opts.D, 1)) + 64<<20
+	b := perUnit * n * d
+	if useComplete(opts.N, opts.D, opts.AllowCompleteFallback) {
+		b = 8 * n * (n - 1) / 2
+	}
+	b += 64 << 20
+	if b >= math.MaxInt64 {
+		return math.MaxInt64
+	}
+	return int64(b)
 }

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"slices"
@@ -379,16 +380,17 @@ func refuseNulls(text string) error {
 	return nil
 }
 
+// MaxConfigBytes bounds a config file that is not a checkpoint (a result.json of a
+// thousand epochs is about a megabyte).
+const MaxConfigBytes = 16 << 20
+
 // LoadConfig reads a config file on top of base: YAML or JSON (JSON is YAML too) with
 // the fields of Config under their JSON names (see ParseConfig), the result.json of a
 // run (its "config" part), or a checkpoint (its config): "run exactly this again" is
-// one file.
+// one file. A checkpoint is read by the sizes its header gives; any other file of more
+// than MaxConfigBytes, or a stream that goes on past them (/dev/zero), is refused.
 func LoadConfig(base Config, path string) (Config, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return Config{}, fmt.Errorf("config: %w", err)
-	}
-	if bytes.HasPrefix(b, []byte(checkpointMagic[:7])) {
+	if isCheckpointFile(path) {
 		info, err := ReadCheckpointInfo(path)
 		if err != nil {
 			return Config{}, fmt.Errorf("config: %w", err)
@@ -397,6 +399,10 @@ func LoadConfig(base Config, path string) (Config, error) {
 			return Config{}, fmt.Errorf("%s: %w", path, err)
 		}
 		return info.Config, nil
+	}
+	b, err := jsonfile.ReadFileLimit(path, MaxConfigBytes, "config file")
+	if err != nil {
+		return Config{}, fmt.Errorf("config: %w", err)
 	}
 	js, err := yamlToJSON(b, "")
 	if err != nil {
@@ -631,4 +637,17 @@ func ConfigChanges(a, b Config) []string {
 	}
 	sort.Strings(changes)
 	return changes
+}
+
+// isCheckpointFile tells whether the file at path starts like a checkpoint (its first
+// seven bytes); it reads nothing more.
+func isCheckpointFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var prefix [7]byte
+	_, err = io.ReadFull(f, prefix[:])
+	return err == nil && string(prefix[:]) == checkpointMagic[:7]
 }

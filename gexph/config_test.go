@@ -292,3 +292,29 @@ func TestConfigChanges(t *testing.T) {
 		t.Errorf("run changes %q, want %q", c, want[1:])
 	}
 }
+
+// A config read from an endless stream or an oversized file fails at once, naming the
+// file and MaxConfigBytes, instead of reading until memory runs out.
+func TestLoadConfigRefusesEndlessStreamsAndHugeFiles(t *testing.T) {
+	base, err := Preset("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths := []string{}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		paths = append(paths, "/dev/zero")
+	}
+	huge := filepath.Join(t.TempDir(), "huge.yaml")
+	if err := os.WriteFile(huge, []byte("layers: 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Truncate(huge, 1<<40); err == nil { // sparse: no disk used
+		paths = append(paths, huge)
+	}
+	for _, p := range paths {
+		_, err := LoadConfig(base, p)
+		if err == nil || !strings.Contains(err.Error(), p) || !strings.Contains(err.Error(), "16777216 bytes a config file may have") {
+			t.Errorf("LoadConfig(%s): %v, want a refusal naming the file and the bound", p, err)
+		}
+	}
+}

@@ -34,8 +34,11 @@
 // Config (including the seed) and data set.
 //
 // Linear maps start from PyTorch's initialisation (layers.FanInUniform), with which
-// the paper's hyperparameters were tuned. A run whose full attention alone would not fit
-// in the machine's memory is refused with ErrOutOfMemory (see DenseAttentionBytes).
+// the paper's hyperparameters were tuned. A run that would not fit in the process's
+// memory budget (sysinfo.MemoryBudget: the machine's memory, or an address-space limit)
+// is refused with ErrOutOfMemory before anything is built: its full attention
+// (DenseAttentionBytes), prediction head (HeadBytes), weights (ParamBytes), positional
+// encodings (PEBytes) and training step (StepBytes) are estimated first.
 //
 // Backends: the pure-Go backend by default; "xla:cpu" or "xla:/path/to/pjrt_plugin.so"
 // in binaries built with the "xla" build tag. Batches are padded to bucketed shapes so

@@ -3,14 +3,16 @@ package gexph
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 )
 
-// ErrOutOfMemory marks a run refused because its model would not fit in the machine's
-// memory (see DenseAttentionBytes). RunSuite records such a run as out of memory, as
+// ErrOutOfMemory marks a run refused because its model would not fit in the process's
+// memory budget (see CheckMemory and the estimates DenseAttentionBytes, HeadBytes,
+// ParamBytes, PEBytes and StepBytes). RunSuite records such a run as out of memory, as
 // the paper's tables mark "OOM", and goes on with the suite.
 var ErrOutOfMemory = errors.New("out of memory")
 
@@ -77,20 +79,165 @@ func HeadBytes(cfg Config, ds *data.Dataset) float64 {
 	return 4 * outputs * (headParamCopies*float64(cfg.HiddenDim) + headTensors*float64(rows))
 }
 
-// checkMemory refuses, with ErrOutOfMemory, a run whose full attention or prediction
-// head alone would need more than three quarters of the machine's memory.
-func checkMemory(cfg Config, ds *data.Dataset) error {
-	total := sysinfo.MemTotalMB() * (1 << 20)
-	if total == 0 {
-		return nil
+// Estimates of a training step on the go backend, measured with bench -case model on
+// the demo preset (hidden 32 and 128, 16 and 64 graphs a batch): the peak grew by five
+// float32 [rows, HiddenDim] tensors per layer for each local and each interaction edge;
+// stepEdgeTensors, a little less, leaves the garbage a collection would reclaim out.
+// stepNodeTensors counts the node states per layer (inputs, attention and FFN outputs,
+// norms and their gradients). paramsPerLayer and paramCopies count a GPS layer's
+// weights (GatedGCN 5, attention 5, FFN 4 matrices of [HiddenDim, HiddenDim], a little
+// less than measured) and each weight's copies (value, gradient, AdamW's two moments).
+const (
+	stepEdgeTensors = 4
+	stepNodeTensors = 16
+	paramsPerLayer  = 13
+	paramCopies     = 4
+)
+
+// ParamBytes estimates the memory of the model's weights in training, before the model
+// is built: paramsPerLayer [HiddenDim, HiddenDim] matrices a GPS layer and one a
+// pre-message-passing or head layer, each paramCopies times. It is what a huge
+// hidden_dim costs.
+func ParamBytes(cfg Config) float64 {
+	h := float64(max(cfg.HiddenDim, 0))
+	matrices := paramsPerLayer*float64(max(cfg.Layers, 0)) + float64(max(cfg.PreMPLayers, 0)) + float64(max(cfg.HeadLayers, 1))
+	return 4 * paramCopies * h * h * matrices
+}
+
+// PEBytes estimates the memory of the positional encodings of ds: PESize float32 values
+// for every node of every graph, which are computed once for the whole data set, and
+// none without encodings.
+func PEBytes(cfg Config, ds *data.Dataset) float64 {
+	if cfg.PE == PENone || ds == nil {
+		return 0
 	}
-	if need := DenseAttentionBytes(cfg, ds); need > 0.75*total {
-		return fmt.Errorf("%w: full attention on %q needs about %.1f GiB for its [%d, n, n] score tensors in %d layers, more than three quarters of this machine's %.1f GiB",
-			ErrOutOfMemory, ds.Name, need/(1<<30), cfg.Heads, cfg.Layers, total/(1<<30))
+	nodes := 0.0
+	for i := range ds.Graphs {
+		nodes += float64(ds.Graphs[i].NumNodes)
 	}
-	if need := HeadBytes(cfg, ds); need > 0.75*total {
-		return fmt.Errorf("%w: the prediction head of %q's %d classes needs about %.1f GiB, more than three quarters of this machine's %.1f GiB",
-			ErrOutOfMemory, ds.Name, ds.NumClasses, need/(1<<30), total/(1<<30))
+	return 4 * float64(max(cfg.PESize, 0)) * nodes
+}
+
+// batchSize returns the nodes and the local edges of the largest batch of cfg on ds:
+// the whole graph of a transductive data set, else the sum over the BatchSize graphs
+// with most nodes (and those with most edges).
+func batchSize(cfg Config, ds *data.Dataset) (nodes, edges float64) {
+	if ds == nil || len(ds.Graphs) == 0 {
+		return 0, 0
+	}
+	if ds.Transductive {
+		return float64(ds.Graphs[0].NumNodes), float64(len(ds.Graphs[0].Src))
+	}
+	ns := make([]int, len(ds.Graphs))
+	es := make([]int, len(ds.Graphs))
+	for i := range ds.Graphs {
+		ns[i], es[i] = ds.Graphs[i].NumNodes, len(ds.Graphs[i].Src)
+	}
+	slices.Sort(ns)
+	slices.Sort(es)
+	for i := range min(max(cfg.BatchSize, 1), len(ns)) {
+		nodes += float64(ns[len(ns)-1-i])
+		edges += float64(es[len(es)-1-i])
+	}
+	return nodes, edges
+}
+
+// StepBytes estimates the memory of a training step of cfg on ds besides its weights:
+// per layer, stepEdgeTensors float32 [edges, HiddenDim] tensors for every local edge
+// (when there is a message-passing layer) and every edge of the interaction graph
+// (local, expander — ExpanderDegree a node — and virtual-node edges, when there is
+// an attention), and stepNodeTensors [rows, HiddenDim] tensors, rows the nodes and
+// virtual nodes of the largest batch. A mini-batch run (BatchNodes > 0) holds instead
+// the whole interaction graph's endpoints and three [nodes, HiddenDim] states (its
+// layer-wise evaluation's input, output and a chunk). Spexphormer's second stage
+// (SparseAttentionK > 0) attends over k edges a node instead and holds each layer's
+// edge list (8 bytes an edge).
+func StepBytes(cfg Config, ds *data.Dataset) float64 {
+	if ds == nil || len(ds.Graphs) == 0 {
+		return 0
+	}
+	nodes, edges := batchSize(cfg, ds)
+	h := float64(max(cfg.HiddenDim, 0))
+	hEdges := 0.0
+	if cfg.LocalEdges {
+		hEdges += edges
+	}
+	if cfg.ExpanderEdges {
+		hEdges += nodes * float64(cfg.ExpanderDegree)
+	}
+	if cfg.GlobalEdges {
+		hEdges += 2 * nodes * float64(cfg.VirtualNodes)
+	}
+	if cfg.SparseAttentionK > 0 {
+		hEdges = nodes * float64(cfg.SparseAttentionK)
+		return 8*hEdges*float64(max(cfg.Layers, 0)) + stepBytes(cfg, nodes, edges, hEdges)
+	}
+	if ds.Transductive && cfg.BatchNodes > 0 {
+		return 8*hEdges + 4*3*nodes*h
+	}
+	return stepBytes(cfg, nodes, edges, hEdges)
+}
+
+// stepBytes is StepBytes of a full batch of the given nodes, local edges and
+// interaction edges.
+func stepBytes(cfg Config, nodes, edges, hEdges float64) float64 {
+	perLayer := stepNodeTensors * nodes
+	if cfg.MPNN != layers.LocalNone {
+		perLayer += stepEdgeTensors * edges
+	}
+	if cfg.Attention != layers.GlobalNone {
+		perLayer += stepEdgeTensors * hEdges
+	}
+	return 4 * float64(max(cfg.HiddenDim, 0)) * float64(max(cfg.Layers, 0)) * perLayer
+}
+
+// CheckMemory refuses, with ErrOutOfMemory, training cfg on ds where it would not fit
+// in the process's memory budget (sysinfo.MemoryBudget: three quarters of the machine's
+// memory, less under an address-space limit): its full attention, its prediction head,
+// its weights, its positional encodings or its training step, each estimated before
+// anything is built. Train calls it (unless TrainOptions.NoMemoryCheck); so do
+// programs that build a model and step it themselves, such as benchmarks.
+func CheckMemory(cfg Config, ds *data.Dataset) error {
+	return checkMemoryWithin(cfg, ds, sysinfo.MemoryBudget())
+}
+
+// checkMemoryWithin is CheckMemory against the given budget.
+func checkMemoryWithin(cfg Config, ds *data.Dataset, budget sysinfo.Budget) error {
+	if ds == nil {
+		return checkWeights(cfg, budget)
+	}
+	checks := []struct {
+		what string
+		need float64
+	}{
+		{fmt.Sprintf("full attention on %q (its [%d, n, n] score tensors in %d layers)", ds.Name, cfg.Heads, cfg.Layers), DenseAttentionBytes(cfg, ds)},
+		{fmt.Sprintf("the prediction head of %q's %d classes", ds.Name, ds.NumClasses), HeadBytes(cfg, ds)},
+	}
+	if err := checkWeights(cfg, budget); err != nil {
+		return err
+	}
+	for _, c := range checks {
+		if err := budget.Refuse(c.what, c.need); err != nil {
+			return fmt.Errorf("%w: %w", ErrOutOfMemory, err)
+		}
+	}
+	nodes, edges := batchSize(cfg, ds)
+	step := fmt.Sprintf("a training step on %q (hidden_dim %d, %d layers, batch_size %d, expander_degree %d, virtual_nodes %d, sparse_attention_k %d: %.0f nodes and %.0f edges a batch)",
+		ds.Name, cfg.HiddenDim, cfg.Layers, cfg.BatchSize, cfg.ExpanderDegree, cfg.VirtualNodes, cfg.SparseAttentionK, nodes, edges)
+	if err := budget.Refuse(fmt.Sprintf("the positional encodings of %q (pe_size %d)", ds.Name, cfg.PESize), PEBytes(cfg, ds)); err != nil {
+		return fmt.Errorf("%w: %w", ErrOutOfMemory, err)
+	}
+	if err := budget.Refuse(step, ParamBytes(cfg)+StepBytes(cfg, ds)+HeadBytes(cfg, ds)+PEBytes(cfg, ds)); err != nil {
+		return fmt.Errorf("%w: %w; lower hidden_dim, layers, batch_size, expander_degree or virtual_nodes", ErrOutOfMemory, err)
+	}
+	return nil
+}
+
+// checkWeights refuses, with ErrOutOfMemory, a config whose weights alone (ParamBytes)
+// exceed the budget: NewModel checks it before creating any variable.
+func checkWeights(cfg Config, budget sysinfo.Budget) error {
+	if err := budget.Refuse(fmt.Sprintf("the weights of hidden_dim %d in %d layers", cfg.HiddenDim, cfg.Layers), ParamBytes(cfg)); err != nil {
+		return fmt.Errorf("%w: %w", ErrOutOfMemory, err)
 	}
 	return nil
 }

@@ -34,10 +34,10 @@ func TestDenseAttentionBytes(t *testing.T) {
 	if sysinfo.MemTotalMB() == 0 {
 		t.Skip("no /proc/meminfo")
 	}
-	if err := checkMemory(cfg, huge); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), `"huge"`) {
+	if err := CheckMemory(cfg, huge); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), `"huge"`) {
 		t.Errorf("10⁶ nodes of full attention: %v, want ErrOutOfMemory naming the data set", err)
 	}
-	if err := checkMemory(cfg, batched); err != nil {
+	if err := CheckMemory(cfg, batched); err != nil {
 		t.Errorf("60 nodes: %v", err)
 	}
 	// Train refuses before building anything.
@@ -81,7 +81,76 @@ func TestHeadBytesCountsTheClassesOfTheHead(t *testing.T) {
 	if _, err := Train(t.Context(), cfg, many, TrainOptions{}); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "prediction head") {
 		t.Errorf("10⁵ classes over 10⁶ nodes: %v, want ErrOutOfMemory for the head", err)
 	}
-	if err := checkMemory(cfg, node); err != nil {
+	if err := CheckMemory(cfg, node); err != nil {
 		t.Errorf("7 classes: %v", err)
+	}
+}
+
+// Every config knob and data size that scales a training step's memory is estimated
+// and, beyond the budget, refused with ErrOutOfMemory naming the value and the
+// estimate against what is available; the same config within bounds passes.
+func TestCheckMemoryRefusesEachKnobThatScalesAStep(t *testing.T) {
+	base, err := Preset("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	graphs := func(n, nodes, edges int) *data.Dataset {
+		ds := &data.Dataset{Name: "g", Task: data.GraphClassification, NumClasses: 2}
+		for range n {
+			ds.Graphs = append(ds.Graphs, data.Graph{NumNodes: nodes, Src: make([]int32, edges), Dst: make([]int32, edges)})
+		}
+		return ds
+	}
+	small := graphs(64, 100, 400)
+	budget := sysinfo.Budget{Bytes: 1 << 30, Bound: "a test budget"}
+	if err := checkMemoryWithin(base, small, budget); err != nil {
+		t.Fatalf("demo config on 100-node graphs: %v", err)
+	}
+	transductive := &data.Dataset{Name: "big", Task: data.NodeClassification, NumClasses: 2, Transductive: true,
+		Graphs: []data.Graph{{NumNodes: 10_000_000}}}
+	cases := []struct {
+		name, want string
+		mod        func(*Config)
+		ds         *data.Dataset
+	}{
+		{"hidden_dim", "hidden_dim 1048576", func(c *Config) { c.HiddenDim = 1 << 20 }, small},
+		{"layers", "1000000 layers", func(c *Config) { c.Layers = 1_000_000 }, small},
+		{"batch_size", "batch_size 100000", func(c *Config) { c.BatchSize = 100_000 }, graphs(100_000, 100, 400)},
+		{"heads of full attention", "[64, n, n]", func(c *Config) { c.Attention, c.Heads, c.HiddenDim = layers.GlobalFull, 64, 64 }, small},
+		{"nodes", "10000000 nodes", func(*Config) {}, transductive},
+		{"edges", "100000000 edges", func(*Config) {}, graphs(16, 100, 100_000_000/16)},
+		{"expander degree", "expander_degree 100000", func(c *Config) { c.ExpanderDegree = 100_000 }, small},
+		{"virtual nodes", "virtual_nodes 1000000", func(c *Config) { c.VirtualNodes = 1_000_000 }, small},
+		{"head layers", "the weights of hidden_dim 128", func(c *Config) { c.HiddenDim, c.HeadLayers = 128, 10_000 }, small},
+		{"pe_size", "pe_size 100000000", func(c *Config) { c.PE, c.PESize = PELap, 100_000_000 }, small},
+		{"sparse_attention_k", "sparse_attention_k 100000000", func(c *Config) { c.SparseAttentionK = 100_000_000 }, small},
+	}
+	for _, c := range cases {
+		cfg := base
+		c.mod(&cfg)
+		err := checkMemoryWithin(cfg, c.ds, budget)
+		if !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), c.want) ||
+			!strings.Contains(err.Error(), "GiB of memory, more than the 1.0 GiB available (a test budget)") {
+			t.Errorf("%s: %v, want ErrOutOfMemory naming %q and the estimate against the budget", c.name, err, c.want)
+		}
+	}
+}
+
+// A model whose weights alone exceed any machine is refused by NewModel before it
+// creates a variable (which would end the process with a fatal out-of-memory error).
+func TestNewModelRefusesAHugeHiddenDimBeforeAllocating(t *testing.T) {
+	if sysinfo.MemoryBudget().Bytes == 0 {
+		t.Skip("memory size unknown")
+	}
+	cfg, err := Preset("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.HiddenDim = 1 << 24 // 13·4·(2²⁴)² floats per layer: petabytes
+	ds := &data.Dataset{Name: "tiny", Task: data.GraphClassification, NumClasses: 2,
+		Graphs: []data.Graph{{NumNodes: 3, Src: []int32{0, 1}, Dst: []int32{1, 2}}},
+		Split:  data.Split{Train: []int{0}, Val: []int{0}, Test: []int{0}}}
+	if _, err := NewModel(cfg, ds); !errors.Is(err, ErrOutOfMemory) || !strings.Contains(err.Error(), "hidden_dim 16777216") {
+		t.Errorf("NewModel with hidden_dim 2²⁴: %v, want ErrOutOfMemory naming hidden_dim", err)
 	}
 }

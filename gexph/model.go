@@ -9,6 +9,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -227,6 +228,9 @@ func NewModel(cfg Config, ds *data.Dataset) (*Model, error) {
 // parameters.
 func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Model, error) {
 	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := checkWeights(cfg, sysinfo.MemoryBudget()); err != nil {
 		return nil, err
 	}
 	spec, err := newDataSpec(ds)

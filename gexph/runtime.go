@@ -9,8 +9,10 @@ import "github.com/gexph/gexph/internal/sysinfo"
 // far beyond anything a run uses; it costs address space, not memory, and is sized to
 // the machine's memory and any address-space limit, or skipped where the kernel would
 // count it against a strict commit limit); and it sets the garbage collector to
-// GOGC=400 with a soft memory limit of three quarters of the machine's memory, unless GOGC or
-// GOMEMLIMIT are set (the backend allocates and drops large buffers every step, and with
+// GOGC=400 with a soft memory limit of the process's memory budget (three quarters of
+// the machine's memory, or less under an address-space limit: see
+// sysinfo.MemoryBudget, which the pre-checks of Train and NewModel use too), unless GOGC
+// or GOMEMLIMIT are set (the backend allocates and drops large buffers every step, and with
 // Go's default collector much of a step's time went to faulting returned memory back
 // in). It returns the headroom reserved in bytes.
 //

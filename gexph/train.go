@@ -54,9 +54,10 @@ type TrainOptions struct {
 	// StopAfter, if positive, stops the run after that many epochs of this call (the
 	// checkpoint allows resuming later); the schedule still follows Config.Epochs.
 	StopAfter int
-	// NoMemoryCheck lets a run start whose full attention Train would refuse as out of
-	// memory (ErrOutOfMemory, see DenseAttentionBytes): for callers that watch the
-	// process's memory themselves, as the scaling suite does.
+	// NoMemoryCheck lets a run start that Train would refuse as out of memory
+	// (ErrOutOfMemory: its full attention, head, weights or step beyond the memory
+	// budget, see CheckMemory): for callers that watch the process's memory themselves,
+	// as the scaling suite does. NewModel still refuses weights beyond the budget.
 	NoMemoryCheck bool
 	// Data configures TrainFromSpec's data.Load (its Seed is the Config's Seed, and the
 	// generated split sizes default to the Config's MaxTrain/MaxVal/MaxTest).
@@ -636,7 +637,7 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 	}
 	ds = subsetSplit(ds, &cfg)
 	if !opts.NoMemoryCheck {
-		if err := checkMemory(cfg, ds); err != nil {
+		if err := CheckMemory(cfg, ds); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}
@@ -881,6 +882,7 @@ func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
 	}
 	return rd.commit()
 }
+
 // divergedRun ends a run whose loss diverged in epoch st: the epoch goes to the progress
 // output and the logs (marked diverged, its non-finite values null in log.jsonl) but to
 // no checkpoint, so best.ckpt and last.ckpt keep the epochs before; the result holds

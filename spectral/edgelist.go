@@ -28,6 +28,21 @@ const maxLineBytes = 1 << 16
 // MaxNodeIndex, or no edges at all. So that a corrupt file cannot demand unbounded
 // memory, the node count may exceed the number of edges by at most 16× plus 1024.
 func ReadEdgeList(r io.Reader, name string) (*Graph, error) {
+	return ReadEdgeListLimit(r, name, MaxEdges)
+}
+
+// MaxEdges is the most edges ReadEdgeList reads: the graph stores each edge in both
+// directions, in a slice of int32 node indices.
+const MaxEdges = math.MaxInt32 / 2
+
+// ReadEdgeListLimit is ReadEdgeList reading at most maxEdges edges (≤ 0 or above
+// MaxEdges: MaxEdges): an edge more, as from an endless stream, is an error naming the
+// input, the line and the bound, raised before memory runs out. Callers pass what fits
+// in the memory they may use (about 40 bytes an edge: its ends, growth, the graph).
+func ReadEdgeListLimit(r io.Reader, name string, maxEdges int) (*Graph, error) {
+	if maxEdges <= 0 || maxEdges > MaxEdges {
+		maxEdges = MaxEdges
+	}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), maxLineBytes)
 	var src, dst []int32
@@ -54,6 +69,9 @@ func ReadEdgeList(r io.Reader, name string) (*Graph, error) {
 			}
 			ends[i] = int32(v)
 			maxIdx = max(maxIdx, v)
+		}
+		if len(src) == maxEdges {
+			return nil, fmt.Errorf("%s:%d: more than %d edges, the most this reader may take", name, line, maxEdges)
 		}
 		src, dst = append(src, ends[0]), append(dst, ends[1])
 	}

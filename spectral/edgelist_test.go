@@ -200,3 +200,38 @@ func FuzzReadEdgeList(f *testing.F) {
 		}
 	})
 }
+
+// endlessEdges is an endless stream of the edge "0 1".
+type endlessEdges struct{ at int }
+
+func (e *endlessEdges) Read(p []byte) (int, error) {
+	const line = "0 1\n"
+	for i := range p {
+		p[i] = line[e.at]
+		e.at = (e.at + 1) % len(line)
+	}
+	return len(p), nil
+}
+
+// An endless stream of edges stops at the reader's bound with an error naming the
+// input, the line and the bound; endless zeros stop at the line-length bound.
+func TestReadEdgeListLimitStopsEndlessStreams(t *testing.T) {
+	_, err := ReadEdgeListLimit(&endlessEdges{}, "endless", 1000)
+	if err == nil || !strings.Contains(err.Error(), "endless:1001: more than 1000 edges") {
+		t.Errorf("endless edges: %v, want a refusal at edge 1001", err)
+	}
+	g, err := ReadEdgeListLimit(strings.NewReader("0 1\n1 2\n"), "two", 2)
+	if err != nil || g.N != 3 {
+		t.Errorf("two edges under a bound of 2: %v", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		f, err := os.Open("/dev/zero")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := ReadEdgeList(f, "/dev/zero"); err == nil || !strings.Contains(err.Error(), "/dev/zero:1: line longer than") {
+			t.Errorf("/dev/zero: %v, want the line-length bound", err)
+		}
+	}
+}

@@ -29,6 +29,8 @@ type Array struct {
 	data  []byte
 	// bigEndian and fortran describe the file's data until normalize converts it.
 	bigEndian, fortran bool
+	// dataOffset is the length of the file's magic, version and header.
+	dataOffset int64
 }
 
 // UnsupportedArrayError reports a well-formed .npy array this package does not read:
@@ -47,14 +49,19 @@ const npyMagic = "\x93NUMPY"
 // maxNPYHeader bounds the header length (NumPy writes at most a few hundred bytes).
 const maxNPYHeader = 1 << 16
 
-// ReadFile reads the .npy file at path.
+// ReadFile reads the .npy file at path. A regular file's size bounds what its header
+// may claim: a shape larger than the file is refused before its data is read.
 func ReadFile(path string) (*Array, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	return Read(bufio.NewReader(f), path)
+	size := int64(-1)
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return readSized(bufio.NewReader(f), path, size)
 }
 
 // Read reads one .npy array (format version 1, 2 or 3) from r; name labels errors. It
@@ -62,11 +69,29 @@ func ReadFile(path string) (*Array, error) {
 // unicode strings, little- or big-endian, in C or Fortran order, as NumPy does (the
 // Array holds them little-endian in C order). It fails on pickled objects and structured
 // types (an *UnsupportedArrayError), on a malformed header, and when the data is shorter
-// or longer than the shape says.
-func Read(r io.Reader, name string) (*Array, error) {
+// or longer than the shape says. Memory grows with the data read, never ahead of it by
+// more than 64 MiB, whatever the header claims.
+func Read(r io.Reader, name string) (*Array, error) { return readSized(r, name, -1) }
+
+// headerBytes returns the bytes of a .npy file before its data: the magic, version and
+// header length fields and the header (major version 1 has a 2-byte length field).
+func headerBytes(major byte, hlen int) int64 {
+	if major == 1 {
+		return 10 + int64(hlen)
+	}
+	return 12 + int64(hlen)
+}
+
+// readSized is Read of a .npy file of size bytes (< 0: unknown): a header whose shape
+// needs more data than the file holds is refused before anything more is read.
+func readSized(r io.Reader, name string, size int64) (*Array, error) {
 	a, nbytes, err := readNPYHeader(r, name)
 	if err != nil {
 		return nil, err
+	}
+	if size >= 0 && a.dataOffset+nbytes > size {
+		return nil, fmt.Errorf("%s: data truncated: shape %v of %s needs %d bytes of data, more than the %d the file holds after its %d-byte header",
+			name, a.Shape, a.DType, nbytes, max(0, size-a.dataOffset), a.dataOffset)
 	}
 	var buf bytes.Buffer
 	buf.Grow(int(min(nbytes, 1<<26)))
@@ -205,6 +230,7 @@ func readNPYHeader(r io.Reader, name string) (*Array, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	a.dataOffset = headerBytes(pre[6], hlen)
 	count := 1
 	for _, d := range a.Shape {
 		if d != 0 && count > math.MaxInt32/d {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash/crc32"
 	"io"
+	"math"
 	"os"
 	"slices"
 	"strings"
@@ -26,23 +27,34 @@ type NPZ struct {
 }
 
 // ReadNPZFile reads the .npz archive at path, or the single .npz inside the .zip archive
-// at path.
+// at path. The archive is read in place, by its size: a path that is not a regular file
+// (a device such as /dev/zero, a pipe) is refused, and every entry is read within the
+// size its archive declares (see ReadNPZ).
 func ReadNPZFile(path string) (*NPZ, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	b, err := io.ReadAll(f)
+	st, err := f.Stat()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	return readNPZ(bytes.NewReader(b), int64(len(b)), path, b, true)
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file (%v): an .npz archive is read by its size, which a device or pipe does not have", path, st.Mode().Type())
+	}
+	return readNPZ(f, st.Size(), path, nil, true)
 }
+
+// maxNestedNPZ bounds the size of an .npz inside a .zip, which is read into memory.
+const maxNestedNPZ = 8 << 30
 
 // ReadNPZ reads a .npz archive of the given size from r (or a .zip archive holding a
 // single .npz); name labels errors. Well-formed entries of unsupported types are listed in
 // Skipped; any other defect (a damaged archive or entry, a malformed array) is an error.
+// An entry whose array header claims more data than the entry's declared size is
+// refused before its data is read, and an .npz inside a .zip may have at most
+// maxNestedNPZ bytes.
 func ReadNPZ(r io.ReaderAt, size int64, name string) (*NPZ, error) {
 	return readNPZ(r, size, name, nil, true)
 }
@@ -65,6 +77,9 @@ func readNPZ(r io.ReaderAt, size int64, name string, mem []byte, mayNest bool) (
 	}
 	if len(npy) == 0 && len(npz) == 1 && mayNest {
 		inner := name + ":" + npz[0].Name
+		if npz[0].UncompressedSize64 > maxNestedNPZ {
+			return nil, fmt.Errorf("%s: %d bytes, more than the %d an .npz inside a .zip may have (unpack it)", inner, npz[0].UncompressedSize64, int64(maxNestedNPZ))
+		}
 		b, err := readZipEntry(npz[0])
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", inner, err)
@@ -118,7 +133,7 @@ func readNPYEntry(f *zip.File, label string, mem []byte) (*Array, error) {
 		return nil, fmt.Errorf("%s: %w", label, err)
 	}
 	defer rc.Close()
-	a, err := Read(bufio.NewReaderSize(rc, 1<<16), label)
+	a, err := readSized(bufio.NewReaderSize(rc, 1<<16), label, int64(min(f.UncompressedSize64, math.MaxInt64)))
 	var unsupported *UnsupportedArrayError
 	if errors.As(err, &unsupported) {
 		// Read the rest so that the archive's checksum of the entry is verified.

@@ -103,3 +103,39 @@ func TestReadNPZErrors(t *testing.T) {
 		}
 	}
 }
+
+// zeros is an endless stream of zero bytes.
+type zeros struct{}
+
+func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// Readers bound what they read by what the format declares: an endless stream fails
+// at its first bytes, a device or pipe is no .npz, and a header claiming more data than
+// its file or archive entry holds is refused before the data is read; each error names
+// the file and the bound.
+func TestReadersRefuseEndlessStreamsAndHugeClaimedShapes(t *testing.T) {
+	if _, err := Read(zeros{}, "zeros"); err == nil || !strings.Contains(err.Error(), "zeros: not a .npy file") {
+		t.Errorf("endless zeros: %v, want the bad magic", err)
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		if _, err := ReadNPZFile("/dev/zero"); err == nil || !strings.Contains(err.Error(), "/dev/zero: not a regular file") {
+			t.Errorf("ReadNPZFile(/dev/zero): %v, want a refusal naming it", err)
+		}
+	}
+	huge := npyBytes("<f8", false, []int{1 << 30}, leBytes([]float64{1, 2}))
+	path := filepath.Join(t.TempDir(), "huge.npy")
+	if err := os.WriteFile(path, huge, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := "needs 8589934592 bytes of data, more than the 16 the file holds"
+	if _, err := ReadFile(path); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), want) {
+		t.Errorf("ReadFile of a header claiming 8 GiB: %v, want %q", err, want)
+	}
+	for _, compress := range []bool{false, true} {
+		b := npytest.Zip(compress, npytest.Entry{Name: "x.npy", Data: huge})
+		if _, err := ReadNPZ(bytes.NewReader(b), int64(len(b)), "huge.npz"); err == nil ||
+			!strings.Contains(err.Error(), "huge.npz:x") || !strings.Contains(err.Error(), "needs 8589934592 bytes") {
+			t.Errorf("compress %v: entry claiming 8 GiB: %v, want a refusal naming the entry and the bound", compress, err)
+		}
+	}
+}

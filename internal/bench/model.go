@@ -99,8 +99,11 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 	}
 	// Generated sets only need one batch of training graphs (and one of each other split).
 	ds, err := data.Load(spec, data.LoadOptions{DataDir: cfg.DataDir, Seed: mc.Seed,
-		TrainGraphs: mc.BatchSize, ValGraphs: 1, TestGraphs: 1})
+		TrainGraphs: mc.BatchSize, ValGraphs: 1, TestGraphs: 1, MaxBytes: sysinfo.MemoryBudget().Bytes / 2})
 	if err != nil {
+		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
+	}
+	if err := gexph.CheckMemory(mc, ds); err != nil {
 		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
 	}
 	sysinfo.ResetPeakRSS()

@@ -4,6 +4,7 @@ package bench
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime/debug"
 	"slices"
@@ -87,6 +88,11 @@ func RunStepBenchmark(cfg StepBenchConfig) (res StepBenchResult, err error) {
 		return res, fmt.Errorf("step benchmark: N, E, Hidden, Heads must be positive and Steps ≥ 0, got %+v", cfg)
 	case cfg.Hidden%cfg.Heads != 0:
 		return res, fmt.Errorf("step benchmark: Hidden=%d is not a multiple of Heads=%d", cfg.Hidden, cfg.Heads)
+	case cfg.N > math.MaxInt32:
+		return res, fmt.Errorf("step benchmark: N=%d nodes exceed the int32 node indices' %d", cfg.N, math.MaxInt32)
+	}
+	if err := checkStepMemory(cfg, sysinfo.MemoryBudget()); err != nil {
+		return res, err
 	}
 	backend, err := layers.NewBackend(cfg.Backend)
 	if err != nil {
@@ -174,6 +180,34 @@ func RunStepBenchmark(cfg StepBenchConfig) (res StepBenchResult, err error) {
 	res.MedianCPUMs = median(res.StepCPUMs)
 	res.PeakRSSMB = sysinfo.PeakRSSMB()
 	return res, nil
+}
+
+// Step benchmark estimates: a training step of one layer holds, per edge,
+// stepEdgeTensors float32 vectors of Hidden (the attention's gathered keys, values and
+// messages, the GPS layer's GatedGCN messages, and their gradients), and per node
+// stepNodeTensors; generating the graph takes 16 bytes an edge (sort keys, then
+// endpoints).
+const (
+	stepEdgeTensors = 8
+	stepNodeTensors = 16
+	edgeGenBytes    = 16
+)
+
+// StepBenchBytes estimates the memory of the step benchmark cfg (see the constants
+// above), checked against the memory budget before anything is allocated.
+func StepBenchBytes(cfg StepBenchConfig) float64 {
+	n, e, h := float64(max(cfg.N, 0)), float64(max(cfg.E, 0)), float64(max(cfg.Hidden, 0))
+	return 4*h*(stepEdgeTensors*e+stepNodeTensors*n) + edgeGenBytes*e
+}
+
+// checkStepMemory refuses a step benchmark whose estimate exceeds the budget, naming
+// the flags that size it.
+func checkStepMemory(cfg StepBenchConfig, budget sysinfo.Budget) error {
+	what := fmt.Sprintf("step benchmark -n %d -e %d -hidden %d", cfg.N, cfg.E, cfg.Hidden)
+	if err := budget.Refuse(what, StepBenchBytes(cfg)); err != nil {
+		return fmt.Errorf("%w; lower -e, -n or -hidden", err)
+	}
+	return nil
 }
 
 // median returns the median of values (0 if empty).

@@ -3,7 +3,10 @@ package bench
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/internal/sysinfo"
 )
 
 // benchSizes are the benchmark graphs: N nodes and E = 12·N random edges.
@@ -77,5 +80,40 @@ func TestRunStepBenchmarkErrors(t *testing.T) {
 		if _, err := RunStepBenchmark(c); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// Every flag that sizes a step benchmark (-n, -e, -hidden) is estimated and, beyond the
+// budget, refused with an error naming it before anything is allocated; bench -e 2·10⁹
+// is refused on any machine rather than ending in a fatal out-of-memory error.
+func TestStepBenchmarkRefusesSizesBeyondTheBudget(t *testing.T) {
+	ok := StepBenchConfig{Case: BenchGPS, N: 1000, E: 12000, Hidden: 64, Heads: 4}
+	budget := sysinfo.Budget{Bytes: 1 << 30, Bound: "a test budget"}
+	if err := checkStepMemory(ok, budget); err != nil {
+		t.Fatalf("1000 nodes, 12000 edges: %v", err)
+	}
+	for _, c := range []struct {
+		name string
+		mod  func(*StepBenchConfig)
+		want string
+	}{
+		{"edges", func(c *StepBenchConfig) { c.E = 2_000_000_000 }, "-e 2000000000"},
+		{"nodes", func(c *StepBenchConfig) { c.N = 100_000_000 }, "-n 100000000"},
+		{"hidden", func(c *StepBenchConfig) { c.Hidden = 1 << 20 }, "-hidden 1048576"},
+	} {
+		cfg := ok
+		c.mod(&cfg)
+		err := checkStepMemory(cfg, budget)
+		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "more than the 1.0 GiB available (a test budget)") {
+			t.Errorf("%s: %v, want a refusal naming %q and the budget", c.name, err, c.want)
+		}
+	}
+	if sysinfo.MemoryBudget().Bytes == 0 {
+		t.Skip("memory size unknown")
+	}
+	huge := ok
+	huge.E = 2_000_000_000
+	if _, err := RunStepBenchmark(huge); err == nil || !strings.Contains(err.Error(), "-e 2000000000") {
+		t.Errorf("RunStepBenchmark with 2·10⁹ edges: %v, want a refusal", err)
 	}
 }

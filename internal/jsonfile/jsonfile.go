@@ -14,10 +14,14 @@ import (
 	"github.com/gexph/gexph/internal/atomicfile"
 )
 
-// Read decodes the JSON file at path into v; a malformed file's error names it. A
-// missing file's error wraps os.ErrNotExist.
+// MaxReadBytes bounds the JSON files Read reads (the records gexph writes are
+// kilobytes to a few megabytes).
+const MaxReadBytes = 256 << 20
+
+// Read decodes the JSON file at path into v; a malformed file's error names it, and so
+// does one of more than MaxReadBytes. A missing file's error wraps os.ErrNotExist.
 func Read(path string, v any) error {
-	b, err := os.ReadFile(path)
+	b, err := ReadFileLimit(path, MaxReadBytes, "JSON file")
 	if err != nil {
 		return err
 	}
@@ -25,6 +29,33 @@ func Read(path string, v any) error {
 		return fmt.Errorf("%s: %w", path, err)
 	}
 	return nil
+}
+
+// ReadFileLimit reads the file at path, reading at most limit+1 bytes: a file or a
+// stream (a pipe, a device such as /dev/zero) of more than limit bytes is refused with
+// an error naming the file, what it was read as (kind, e.g. "config file") and the
+// bound, instead of being read until memory runs out. A regular file's size is checked
+// before anything is read.
+func ReadFileLimit(path string, limit int64, kind string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	tooLong := func(size string) error {
+		return fmt.Errorf("%s: %s, more than the %d bytes a %s may have", path, size, limit, kind)
+	}
+	if st, err := f.Stat(); err == nil && st.Mode().IsRegular() && st.Size() > limit {
+		return nil, tooLong(fmt.Sprintf("%d bytes", st.Size()))
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if int64(len(b)) > limit {
+		return nil, tooLong("a stream that goes on")
+	}
+	return b, nil
 }
 
 // Write writes v as indented JSON to path atomically.

@@ -72,8 +72,10 @@ const DefaultGCPercent = 400
 
 // TuneGC sets the garbage collector for training on the pure-Go backend, unless the
 // user chose otherwise: where GOGC is unset it sets the GC percent to
-// DefaultGCPercent, and where GOMEMLIMIT is unset it sets a soft memory limit of three
-// quarters of the machine's memory, so that the larger heap target (up to five times
+// DefaultGCPercent, and where GOMEMLIMIT is unset it sets a soft memory limit of the
+// process's MemoryBudget (three quarters of the machine's memory, less under a tight
+// address-space limit, where a limit sized to the machine let the heap and the
+// backend's buffer cache grow into a fatal out-of-memory error), so that the larger heap target (up to five times
 // the live heap) gives way to more frequent collections before the process crowds out
 // others. The pure-Go backend keeps the buffers a step releases for the next one
 // within 90 % of that limit; a lower limit made large graphs thrash (a 5·10⁵-node
@@ -86,8 +88,8 @@ func TuneGC() {
 		debug.SetGCPercent(DefaultGCPercent)
 	}
 	if _, ok := os.LookupEnv("GOMEMLIMIT"); !ok {
-		if total := memTotalBytes(); total > 0 {
-			debug.SetMemoryLimit(total / 4 * 3)
+		if b := MemoryBudget(); b.Bytes > 0 {
+			debug.SetMemoryLimit(b.Bytes)
 		}
 	}
 }

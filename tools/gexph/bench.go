@@ -13,6 +13,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/bench"
@@ -125,6 +126,11 @@ func benchScaling(stdout io.Writer, n int, attention, settingsJSON, backend stri
 	if err != nil {
 		return err
 	}
+	o := data.DefaultPlantedPartitionOptions(n, s.Seed)
+	o.AvgDegree = s.AvgDegree
+	if err := sysinfo.MemoryBudget().Refuse(fmt.Sprintf("a planted-partition graph of -n %d nodes", n), float64(data.PlantedPartitionBytes(o))); err != nil {
+		return err
+	}
 	res, err := suite.MeasureScaling(context.Background(), s, suite.ScalingPoint{Attention: layers.GlobalModel(attention), Nodes: n}, backend)
 	if err != nil {
 		return err
@@ -155,6 +161,9 @@ func parseScalingSettings(js string) (suite.ScalingSettings, error) {
 func benchExpander(n, d int, seed uint64) (benchReport, error) {
 	opts := expander.DefaultOptions(n, d, seed)
 	opts.Certify = false
+	if err := checkExpanderMemory(opts, sysinfo.MemoryBudget()); err != nil {
+		return benchReport{}, err
+	}
 	start := time.Now()
 	ex, err := expander.Generate(opts)
 	if err != nil {

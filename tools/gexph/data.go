@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/sysinfo"
 )
 
 // dataFlags are the data-set flags shared by `gexph data` and `gexph train`.
@@ -37,8 +38,14 @@ func (f dataFlags) options(seed uint64) data.LoadOptions {
 	return data.LoadOptions{
 		DataDir: *f.dir, CacheDir: *f.cache, NoCache: *f.noCache, Seed: seed,
 		TrainGraphs: *f.train, ValGraphs: *f.val, TestGraphs: *f.test,
+		MaxBytes: loadBound(sysinfo.MemoryBudget()),
 	}
 }
+
+// loadBound returns the data.LoadOptions.MaxBytes of a process with the given memory
+// budget: half of it (a file's text takes about as much memory again once parsed), or
+// 0 (the default) when the budget is unknown.
+func loadBound(b sysinfo.Budget) int64 { return b.Bytes / 2 }
 
 func knownNames() string {
 	var names []string

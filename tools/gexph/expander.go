@@ -42,9 +42,8 @@ func runExpander(args []string, stdout, stderr io.Writer) error {
 	opts.Algo, opts.Tol, opts.MaxAttempts = algo, *tol, *attempts
 	opts.DedupParallel, opts.Certify = *dedup, !*noCertify
 
-	if need, total := float64(expander.EstimateBytes(opts)), sysinfo.MemTotalMB()*(1<<20); total > 0 && need > 0.75*total {
-		return fmt.Errorf("expander -n %d -d %d: needs about %.1f GiB of memory, more than three quarters of this machine's %.1f GiB",
-			*n, *d, need/(1<<30), total/(1<<30))
+	if err := checkExpanderMemory(opts, sysinfo.MemoryBudget()); err != nil {
+		return err
 	}
 	start := time.Now()
 	ex, err := expander.Generate(opts)
@@ -95,4 +94,11 @@ func openInput(path string) (io.ReadCloser, error) {
 		return nil, err
 	}
 	return f, nil
+}
+
+// checkExpanderMemory refuses, before anything is allocated, an expander whose
+// estimate (expander.EstimateBytes, the complete-graph fallback included) exceeds the
+// memory budget, naming -n and -d.
+func checkExpanderMemory(opts expander.Options, budget sysinfo.Budget) error {
+	return budget.Refuse(fmt.Sprintf("expander -n %d -d %d", opts.N, opts.D), float64(expander.EstimateBytes(opts)))
 }

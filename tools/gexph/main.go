@@ -30,7 +30,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/sysinfo"
 )
 
 // command is one subcommand of the CLI.
@@ -75,16 +77,20 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nRun 'gexph <command> -h' for a command's flags.")
 }
 
-func main() {
-	if len(os.Args) > 1 {
-		if cmd, ok := commands()[os.Args[1]]; ok && cmd.computes && !isHelp(os.Args[2:]) {
+func main() { os.Exit(runMain(os.Args[1:])) }
+
+// runMain is the command: it prepares the runtime for commands that compute
+// (gexph.SetupRuntime) and runs args, returning the exit code.
+func runMain(args []string) int {
+	if len(args) > 0 {
+		if cmd, ok := commands()[args[0]]; ok && cmd.computes && !isHelp(args[1:]) {
 			gexph.SetupRuntime()
 			if exp, ok := buildSetting("GOEXPERIMENT"); ok && !slices.Contains(strings.Split(exp, ","), "simd") || !ok {
 				fmt.Fprintln(os.Stderr, "gexph: warning: built without GOEXPERIMENT=simd, which makes the go backend about 4× slower; build with `make build`")
 			}
 		}
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	return run(args, os.Stdout, os.Stderr)
 }
 
 // buildSetting returns a setting the build recorded in the binary (go version -m).
@@ -131,7 +137,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		var exit exitError
+		if errors.As(err, &exit) {
+			return exit.code
+		}
 		fmt.Fprintf(stderr, "gexph %s: %v\n", args[0], err)
+		if errors.Is(err, data.ErrTooLarge) {
+			b := sysinfo.MemoryBudget()
+			fmt.Fprintf(stderr, "gexph: data may take half of the %s of memory available (%s)\n", sysinfo.FormatBytes(float64(b.Bytes)), b.Bound)
+		}
 		return 1
 	}
 	return 0
@@ -208,3 +222,10 @@ func checkRepeated(fs *flag.FlagSet, args []string, acrossPositionals bool) erro
 	}
 	return nil
 }
+
+// exitError ends the command with its exit code and no message of its own: a child
+// process (a REPL script's worker) that printed its error already ended so.
+type exitError struct{ code int }
+
+// Error returns the exit code in words.
+func (e exitError) Error() string { return fmt.Sprintf("exit status %d", e.code) }

@@ -55,13 +55,13 @@ func TestCommandLineQuotesArguments(t *testing.T) {
 
 // runAsMainEnv makes the test binary behave as the gexph command (see TestMain), so
 // that commands which re-execute themselves (bench -table, reproduce -suite scaling)
-// work under `go test`.
+// work under `go test`; so does replWorkerEnv, which `gexph repl` sets for its worker.
 const runAsMainEnv = "GEXPH_TEST_RUN_AS_MAIN"
 
 func TestMain(m *testing.M) {
 	sysinfo.ReserveHeapHeadroom() // while the heap is fresh: see gexph.SetupRuntime
-	if os.Getenv(runAsMainEnv) == "1" {
-		os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	if os.Getenv(runAsMainEnv) == "1" || os.Getenv(replWorkerEnv) != "" {
+		os.Exit(runMain(os.Args[1:]))
 	}
 	if dir := os.Getenv(holdLockEnv); dir != "" {
 		os.Exit(holdLock(dir))

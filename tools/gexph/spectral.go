@@ -6,6 +6,7 @@ import (
 	"io"
 	"time"
 
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/spectral"
 )
 
@@ -40,7 +41,7 @@ func runSpectral(args []string, stdout, stderr io.Writer) error {
 	if name == "-" {
 		name = "<stdin>"
 	}
-	g, err := spectral.ReadEdgeList(in, name)
+	g, err := spectral.ReadEdgeListLimit(in, name, int(min(sysinfo.MemoryBudget().Bytes/edgeListBytesPerEdge, spectral.MaxEdges)))
 	in.Close()
 	if err != nil {
 		return err
@@ -83,3 +84,8 @@ func orUndefined(v float64, format string) string {
 	}
 	return fmt.Sprintf(format, v)
 }
+
+// edgeListBytesPerEdge is the memory an edge of an edge list takes while it is read and
+// analysed: its two int32 ends, twice over while the slices grow, and both directions
+// of the graph's adjacency with the Lanczos work on top.
+const edgeListBytesPerEdge = 40

@@ -94,10 +94,14 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	var err error
 	name := "stdin"
 	if path == "" || path == "-" {
-		src, err = io.ReadAll(stdin)
+		src, err = readScript(stdin)
 	} else {
 		name = path
-		src, err = os.ReadFile(path)
+		var f *os.File
+		if f, err = os.Open(path); err == nil {
+			src, err = readScript(f)
+			f.Close()
+		}
 	}
 	if err != nil {
 		return fmt.Errorf("repl: reading script %s: %w", name, err)
@@ -108,6 +112,19 @@ func Run(args []string, stdin io.Reader, stdout, stderr io.Writer) error {
 	}
 	s.echo = *echo
 	return s.script(string(src))
+}
+
+// MaxScriptBytes bounds a script: a longer file, or a stream that goes on (/dev/zero),
+// is refused rather than read until memory runs out.
+const MaxScriptBytes = 16 << 20
+
+// readScript reads a script of at most MaxScriptBytes from r.
+func readScript(r io.Reader) ([]byte, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxScriptBytes+1))
+	if err == nil && len(b) > MaxScriptBytes {
+		err = fmt.Errorf("more than the %d bytes a script may have", MaxScriptBytes)
+	}
+	return b, err
 }
 
 // IsTerminal reports whether r is a character device such as a terminal.
