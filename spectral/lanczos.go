@@ -286,7 +286,7 @@ func (r *lanczosRun) step() float64 {
 		b = r.beta[m-1]
 	}
 	a := r.op.apply(r.q, r.w)
-	r.recur(a, b)
+	ss := r.recur(a, b)
 	if r.full {
 		r.basis = append(r.basis, r.q)
 		r.reorth++
@@ -298,23 +298,25 @@ func (r *lanczosRun) step() float64 {
 				orthogonalize(r.w, v)
 			}
 		}
+		ss = dot(r.w, r.w)
 	}
 	r.alpha = append(r.alpha, a)
-	bNext := norm(r.w)
+	bNext := math.Sqrt(ss)
 	r.matNorm = max(r.matNorm, math.Abs(a)+b+bNext)
 	return bNext
 }
 
-// recur sets w ← w − a·q − b·qPrev and projects it off the deflated vectors, in two
-// passes over the vectors whatever their number (classical Gram–Schmidt against an
-// orthonormal set, repeated by step when the basis is kept).
-func (r *lanczosRun) recur(a, b float64) {
+// recur sets w ← w − a·q − b·qPrev, projects it off the deflated vectors and returns
+// ‖w‖², in two passes over the vectors whatever their number (classical Gram–Schmidt
+// against an orthonormal set; step repeats it when the basis is kept).
+func (r *lanczosRun) recur(a, b float64) (ss float64) {
 	w, q, qPrev := r.w, r.q, r.qPrev
 	if len(r.defl) == 0 {
 		for i := range w {
 			w[i] -= a*q[i] + b*qPrev[i]
+			ss += w[i] * w[i]
 		}
-		return
+		return ss
 	}
 	c := make([]float64, len(r.defl))
 	for i := range w {
@@ -327,7 +329,9 @@ func (r *lanczosRun) recur(a, b float64) {
 		for k, v := range r.defl {
 			w[i] -= c[k] * v[i]
 		}
+		ss += w[i] * w[i]
 	}
+	return ss
 }
 
 // advance makes w/bNext the current vector.

@@ -73,3 +73,41 @@ func TestSpectralHonoursHeaderNodeCount(t *testing.T) {
 		t.Errorf("id above the header's count: exit %d, stderr %q", code, errOut)
 	}
 }
+
+// A self-loop-heavy draw (5 nodes, degree 4, seed 7: a node loses every stub) is written
+// by `gexph expander -out` and read back by `gexph spectral`: both see the same node
+// count (the header keeps isolated nodes), components, degrees and λ₁, λ₂, λₙ; the
+// expander refuses to call the disconnected single draw near-Ramanujan, and with
+// retries it returns a connected, accepted graph.
+func TestExpanderCertificateMatchesSpectralOnSelfLoopHeavyDraw(t *testing.T) {
+	for _, attempts := range []string{"1", "10"} {
+		path := filepath.Join(t.TempDir(), "g.txt")
+		code, out, errOut := runCLI(t, "expander", "-n", "5", "-d", "4", "-seed", "7", "-attempts", attempts, "-json", "-out", path)
+		if code != 0 {
+			t.Fatalf("expander exited %d: %s", code, errOut)
+		}
+		ex := decodeJSON(t, out)
+		code, out, errOut = runCLI(t, "spectral", "-edges", path, "-json")
+		if code != 0 {
+			t.Fatalf("spectral exited %d: %s", code, errOut)
+		}
+		sp := decodeJSON(t, out)
+		for _, k := range []string{"n", "components", "degree_min", "degree_max"} {
+			if sp[k] != ex[k] {
+				t.Errorf("attempts %s: %s: certificate %v, spectral %v", attempts, k, ex[k], sp[k])
+			}
+		}
+		for _, k := range []string{"lambda1", "lambda2", "lambda_min"} {
+			if d := math.Abs(sp[k].(float64) - ex[k].(float64)); d > 1e-3 {
+				t.Errorf("attempts %s: %s: certificate %v, spectral %v", attempts, k, ex[k], sp[k])
+			}
+		}
+		connected := ex["components"].(float64) == 1
+		if attempts == "1" && (connected || ex["degree_min"].(float64) != 0 || ex["accepted"] != false) {
+			t.Errorf("single draw: want an isolated node and no acceptance: %v", ex)
+		}
+		if attempts == "10" && (!connected || ex["accepted"] != true) {
+			t.Errorf("with retries: want a connected, accepted graph: %v", ex)
+		}
+	}
+}
