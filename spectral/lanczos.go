@@ -66,14 +66,18 @@ type LanczosOptions struct {
 	Deflate [][]float64
 	// Vectors asks for the unit Ritz vectors of the reported values (Extremes.TopVectors
 	// and BottomVectors). When the reorthogonalisation basis did not fit MaxBasisBytes
-	// they are rebuilt by a second run of the same recurrence, which doubles the cost.
+	// they are rebuilt by a second run of the same recurrence, which doubles the cost;
+	// and once that recurrence has produced copies of a converged value, the true
+	// residual ‖Mv − θv‖ of its vector can exceed the estimate: check it where it matters
+	// (AdjacencyEigenvalues does, and restarts from the vector).
 	Vectors bool
 	// MaxBasisBytes bounds the memory kept for full reorthogonalisation (default
 	// DefaultMaxBasisBytes; negative: none). Lanczos keeps every basis vector and
 	// reorthogonalises against all of them while they fit, then drops them and goes on
 	// with the three-term recurrence alone, whose loss of orthogonality only adds
 	// duplicate copies of converged eigenvalues (merged within Tol) and never moves the
-	// extremes.
+	// extremes. A budget that holds fewer than 16 vectors of length N is not used at
+	// all: the recurrence is then plain from the first step.
 	MaxBasisBytes int64
 }
 
@@ -122,7 +126,8 @@ func Lanczos(g *Graph, kind MatrixKind, opts LanczosOptions) (*Extremes, error) 
 		return nil, err
 	}
 	cfg.start = randomStart(g.N, opts.Seed)
-	return lanczos(op, cfg)
+	ext, _, err := lanczos(op, cfg)
+	return ext, err
 }
 
 // lanczosConfig is a resolved LanczosOptions plus the start vector.
@@ -211,12 +216,13 @@ func deflationBasis(g *Graph, kind MatrixKind, opts LanczosOptions) ([][]float64
 	return basis, nil
 }
 
-// lanczos runs the method on op as configured.
-func lanczos(op *operator, cfg lanczosConfig) (*Extremes, error) {
+// lanczos runs the method on op as configured. It also returns the finished run, whose
+// vectors q, qPrev and w the caller may reuse as scratch space.
+func lanczos(op *operator, cfg lanczosConfig) (*Extremes, *lanczosRun, error) {
 	dim := op.g.N - len(cfg.defl)
 	run, err := newLanczosRun(op, cfg)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	for m := 1; ; m++ {
 		bNext := run.step()
@@ -230,14 +236,14 @@ func lanczos(op *operator, cfg lanczosConfig) (*Extremes, error) {
 			}
 			ext, err := ritzExtremes(run.alpha, run.beta, resid, cfg.k, cfg.kBottom, cfg.tol)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			if ext.Converged || invariant || m == cfg.maxIter {
 				ext.Iterations, ext.ReorthIterations, ext.Invariant = m, run.reorth, invariant
 				if cfg.vectors {
-					err = ritzVectors(op, cfg, run, ext)
+					err = ritzVectors(cfg, run, ext)
 				}
-				return ext, err
+				return ext, run, err
 			}
 		}
 		run.advance(bNext)
@@ -255,22 +261,43 @@ type lanczosRun struct {
 	reorth      int
 	alpha, beta []float64
 	matNorm     float64
+	// c holds w's components along the deflated vectors; projectLater says advance
+	// still has to subtract them (see recur).
+	c            []float64
+	projectLater bool
 }
 
-// newLanczosRun projects and normalises cfg.start into the first Lanczos vector.
+// minBasisVectors is the fewest Lanczos vectors worth keeping for full
+// reorthogonalisation: a budget that holds fewer is not used at all (a handful of
+// reorthogonalised steps buys nothing, and the dropped basis would be garbage as large
+// as the budget).
+const minBasisVectors = 16
+
+// newLanczosRun allocates a run and starts it from cfg.start.
 func newLanczosRun(op *operator, cfg lanczosConfig) (*lanczosRun, error) {
 	n := op.g.N
-	q := append([]float64(nil), cfg.start...)
-	for _, v := range cfg.defl {
-		orthogonalize(q, v)
+	r := &lanczosRun{op: op, defl: cfg.defl, budget: cfg.budget, q: make([]float64, n),
+		qPrev: make([]float64, n), w: make([]float64, n)}
+	return r, r.restart(cfg.start)
+}
+
+// restart resets the recurrence, reusing the run's vectors, and makes the projected,
+// normalised start its first Lanczos vector. Equal starts give bit-identical runs.
+func (r *lanczosRun) restart(start []float64) error {
+	n := len(r.q)
+	copy(r.q, start)
+	for _, v := range r.defl {
+		orthogonalize(r.q, v)
 	}
-	nq := norm(q)
+	nq := norm(r.q)
 	if !(nq > 0) || math.IsInf(nq, 0) {
-		return nil, fmt.Errorf("spectral: Lanczos: start vector is zero or not finite after deflation")
+		return fmt.Errorf("spectral: Lanczos: start vector is zero or not finite after deflation")
 	}
-	scale(q, 1/nq)
-	return &lanczosRun{op: op, defl: cfg.defl, budget: cfg.budget, q: q, qPrev: make([]float64, n),
-		w: make([]float64, n), full: cfg.budget > 0}, nil
+	scale(r.q, 1/nq)
+	clear(r.qPrev)
+	r.full = r.budget >= int64(minBasisVectors)*int64(n)*8
+	r.basis, r.reorth, r.alpha, r.beta, r.matNorm = nil, 0, nil, nil, 0
+	return nil
 }
 
 // step applies the matrix to the current vector q, orthogonalises the result against the
@@ -306,11 +333,15 @@ func (r *lanczosRun) step() float64 {
 	return bNext
 }
 
-// recur sets w ← w − a·q − b·qPrev, projects it off the deflated vectors and returns
-// ‖w‖², in two passes over the vectors whatever their number (classical Gram–Schmidt
-// against an orthonormal set; step repeats it when the basis is kept).
+// recur sets w ← w − a·q − b·qPrev, takes its components c_k along the deflated vectors
+// and returns ‖w − Σ c_k v_k‖² = ‖w‖² − Σ c_k², all in one pass. The subtraction of
+// Σ c_k v_k itself is left to advance, which fuses it with the normalisation, so that a
+// deflated step costs no more passes over the vectors than a plain one. It is done here
+// instead when the basis is kept (the reorthogonalisation needs the projected w) or when
+// w lies mostly along the deflated vectors (the difference of squares would cancel).
 func (r *lanczosRun) recur(a, b float64) (ss float64) {
 	w, q, qPrev := r.w, r.q, r.qPrev
+	r.projectLater = false
 	if len(r.defl) == 0 {
 		for i := range w {
 			w[i] -= a*q[i] + b*qPrev[i]
@@ -318,26 +349,62 @@ func (r *lanczosRun) recur(a, b float64) (ss float64) {
 		}
 		return ss
 	}
-	c := make([]float64, len(r.defl))
-	for i := range w {
-		w[i] -= a*q[i] + b*qPrev[i]
+	if len(r.c) != len(r.defl) {
+		r.c = make([]float64, len(r.defl))
+	}
+	c := r.c
+	clear(c)
+	ww := 0.0
+	if len(r.defl) == 1 {
+		v, c0 := r.defl[0], 0.0
+		for i := range w {
+			w[i] -= a*q[i] + b*qPrev[i]
+			c0 += v[i] * w[i]
+			ww += w[i] * w[i]
+		}
+		c[0] = c0
+	} else {
+		for i := range w {
+			w[i] -= a*q[i] + b*qPrev[i]
+			ww += w[i] * w[i]
+		}
 		for k, v := range r.defl {
-			c[k] += v[i] * w[i]
+			c[k] = dot(v, w)
 		}
 	}
-	for i := range w {
-		for k, v := range r.defl {
-			w[i] -= c[k] * v[i]
-		}
-		ss += w[i] * w[i]
+	ss = ww
+	for _, ck := range c {
+		ss -= ck * ck
 	}
-	return ss
+	if !r.full && ss > ww/2 {
+		r.projectLater = true
+		return ss
+	}
+	for k, v := range r.defl {
+		axpy(-c[k], v, w)
+	}
+	return dot(w, w)
 }
 
-// advance makes w/bNext the current vector.
+// advance makes (w − Σ c_k v_k)/bNext the current vector (see recur).
 func (r *lanczosRun) advance(bNext float64) {
 	r.beta = append(r.beta, bNext)
-	scale(r.w, 1/bNext)
+	inv := 1 / bNext
+	w := r.w
+	switch {
+	case !r.projectLater:
+		scale(w, inv)
+	case len(r.defl) == 1:
+		v, c0 := r.defl[0], r.c[0]
+		for i := range w {
+			w[i] = (w[i] - c0*v[i]) * inv
+		}
+	default:
+		for k, v := range r.defl {
+			axpy(-r.c[k], v, w)
+		}
+		scale(w, inv)
+	}
 	if r.full {
 		r.qPrev, r.q, r.w = r.q, r.w, make([]float64, len(r.q))
 	} else {
@@ -347,35 +414,37 @@ func (r *lanczosRun) advance(bNext float64) {
 
 // ritzVectors sets ext's Ritz vectors: Σ_j y_j q_j for the eigenvector y of the
 // tridiagonal matrix belonging to each reported value. The Lanczos vectors q_j come from
-// the kept basis or, when it was dropped, from a second run of the same recurrence.
-func ritzVectors(op *operator, cfg lanczosConfig, run *lanczosRun, ext *Extremes) error {
+// the kept basis or, when it was dropped, from a second run of the same recurrence in
+// the run's own vectors.
+func ritzVectors(cfg lanczosConfig, run *lanczosRun, ext *Extremes) error {
 	m := len(run.alpha)
 	vals := append(append([]float64(nil), ext.Top...), ext.Bottom...)
 	ys, err := tridiagVectors(run.alpha, run.beta[:m-1], vals)
 	if err != nil {
 		return err
 	}
-	n := op.g.N
 	out := make([][]float64, len(vals))
 	for i := range out {
-		out[i] = make([]float64, n)
+		out[i] = make([]float64, len(run.q))
 	}
-	basis := run.basis
-	var again *lanczosRun
+	basis, beta := run.basis, run.beta
 	if len(basis) != m {
 		basis = nil
-		if again, err = newLanczosRun(op, cfg); err != nil {
+		if err := run.restart(cfg.start); err != nil {
 			return err
 		}
 	}
 	for j := range m {
-		q := again.current(basis, j)
+		q := run.q
+		if basis != nil {
+			q = basis[j]
+		}
 		for i, y := range ys {
 			axpy(y[j], q, out[i])
 		}
 		if basis == nil && j < m-1 {
-			again.step()
-			again.advance(run.beta[j])
+			run.step()
+			run.advance(beta[j])
 		}
 	}
 	for _, v := range out {
@@ -383,14 +452,6 @@ func ritzVectors(op *operator, cfg lanczosConfig, run *lanczosRun, ext *Extremes
 	}
 	ext.TopVectors, ext.BottomVectors = out[:len(ext.Top)], out[len(ext.Top):]
 	return nil
-}
-
-// current returns q_j: basis[j] when a basis is given, else the run's current vector.
-func (r *lanczosRun) current(basis [][]float64, j int) []float64 {
-	if basis != nil {
-		return basis[j]
-	}
-	return r.q
 }
 
 // tridiagVectors returns, for each value, the unit eigenvector of the symmetric
@@ -574,7 +635,7 @@ func AdjacencyEigenvalues(g *Graph, opts AdjacencyOptions) (*AdjacencySpectrum, 
 		return nil, err
 	}
 	cfg.defl, cfg.start = [][]float64{top}, randomStart(g.N, opts.Seed)
-	ext, err := lanczos(op, cfg)
+	ext, _, err := lanczos(op, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -596,25 +657,34 @@ func topEigenpair(g *Graph, op *operator, cfg lanczosConfig, s *AdjacencySpectru
 		s.Lambda1, s.Converged = float64(hi), true
 		return v, nil
 	}
-	cfg.tol /= 16
-	cfg.kBottom = 0 // the top alone
-	cfg.start, cfg.vectors = v, true
-	ext, err := lanczos(op, cfg)
-	if err != nil {
-		return nil, err
+	want := cfg.tol / 16
+	cfg.tol, cfg.kBottom, cfg.vectors = want, 0, true // the top alone, with its vector
+	for restart := 0; ; restart++ {
+		cfg.start = v
+		ext, run, err := lanczos(op, cfg)
+		if err != nil {
+			return nil, err
+		}
+		v, s.Lambda1 = ext.TopVectors[0], ext.Top[0]
+		s.Iterations += ext.Iterations + 1 // and the residual check below
+		if ext.ReorthIterations < ext.Iterations {
+			s.Iterations += ext.Iterations - 1 // a second pass rebuilt the dropped basis
+		}
+		av := run.w // the finished run's scratch
+		op.apply(v, av)
+		axpy(-s.Lambda1, v, av)
+		s.TopResidual = norm(av)
+		s.Converged = ext.Converged && s.TopResidual <= 16*want
+		// In the plain recurrence, copies of a converged value can leave its Ritz vector
+		// less accurate than its estimate; a restart from that vector repairs it.
+		if s.Converged || !ext.Converged || restart == maxTopRestarts {
+			return v, nil
+		}
 	}
-	v, s.Lambda1 = ext.TopVectors[0], ext.Top[0]
-	av := make([]float64, g.N)
-	op.apply(v, av)
-	axpy(-s.Lambda1, v, av)
-	s.TopResidual = norm(av)
-	s.Iterations = ext.Iterations + 1 // and the residual check
-	if ext.ReorthIterations < ext.Iterations {
-		s.Iterations += ext.Iterations - 1 // a second pass rebuilt the dropped basis
-	}
-	s.Converged = ext.Converged && s.TopResidual <= cfg.tol*16
-	return v, nil
 }
+
+// maxTopRestarts bounds the restarts of topEigenpair from its own Ritz vector.
+const maxTopRestarts = 2
 
 // ExpanderEigenvalues returns λ₂, the second largest (counted with multiplicity), and
 // λₙ, the smallest eigenvalue of the adjacency matrix of g, resolved to ExpanderTol by
