@@ -342,16 +342,16 @@ func (d *draw) certify(g *spectral.Graph) error {
 // score is max(|λ₂|, |λₙ|), what the near-Ramanujan test bounds.
 func (d *draw) score() float64 { return max(math.Abs(d.lambda2), math.Abs(d.lambdaN)) }
 
-// better reports whether d beats the kept draw (score bestScore; none kept while its
-// components is 0): a connected draw beats a disconnected one, then the lower score wins.
-func (d *draw) better(kept *draw, bestScore float64) bool {
+// better reports whether d beats the kept draw (none is kept while its components is
+// 0): a connected draw beats a disconnected one, then the lower score wins.
+func (d *draw) better(kept *draw) bool {
 	if kept.components == 0 {
 		return true
 	}
 	if dc, kc := d.components == 1, kept.components == 1; dc != kc {
 		return dc
 	}
-	return d.score() < bestScore
+	return d.score() < kept.score()
 }
 
 // generator holds scratch buffers reused across draws and graphs.
@@ -380,7 +380,6 @@ func (gen *generator) generate(opts *Options, withCycles bool) (*draw, Certifica
 		N: opts.N, D: opts.D, Algo: opts.Algo, Seed: opts.Seed, Bound: bound, Tol: opts.Tol,
 		Certified: opts.Certify, ParallelDropped: opts.DedupParallel,
 	}
-	bestScore := math.Inf(1)
 	best.components = 0 // no draw kept yet
 	for a := range attempts {
 		gen.drawOnce(opts, attemptSeed(opts.Seed, a), cur, withCycles)
@@ -396,24 +395,28 @@ func (gen *generator) generate(opts *Options, withCycles bool) (*draw, Certifica
 		if err := cur.certify(g); err != nil {
 			return nil, cert, fmt.Errorf("eigenvalues of attempt %d (n=%d, d=%d, seed %d): %w", a, opts.N, opts.D, cur.seed, err)
 		}
-		if cur.better(best, bestScore) {
-			bestScore = cur.score()
+		if cur.better(best) {
 			best, cur = cur, best
 		}
-		if best.components == 1 && bestScore <= bound+opts.Tol {
+		if best.components == 1 && best.score() <= bound+opts.Tol {
 			cert.Accepted = true
 			break
 		}
 	}
-	cert.AttemptSeed = best.seed
-	cert.SelfLoopsRemoved = best.loops
-	cert.ParallelEdges = best.parallel
-	if opts.Certify {
-		cert.Lambda1, cert.Lambda2, cert.LambdaMin, cert.Converged = best.lambda1, best.lambda2, best.lambdaN, best.converged
-		cert.Components, cert.DegreeMin, cert.DegreeMax = best.components, best.degMin, best.degMax
-		cert.Epsilon = spectral.Epsilon(best.lambda2, best.lambdaN, opts.D)
-	}
+	best.describe(&cert, opts.Certify)
 	return best, cert, nil
+}
+
+// describe records the kept draw in its certificate: its seed and clean-up counts, and
+// when certified its spectrum, components and degrees.
+func (d *draw) describe(c *Certificate, certified bool) {
+	c.AttemptSeed, c.SelfLoopsRemoved, c.ParallelEdges = d.seed, d.loops, d.parallel
+	if !certified {
+		return
+	}
+	c.Lambda1, c.Lambda2, c.LambdaMin, c.Converged = d.lambda1, d.lambda2, d.lambdaN, d.converged
+	c.Components, c.DegreeMin, c.DegreeMax = d.components, d.degMin, d.degMax
+	c.Epsilon = spectral.Epsilon(d.lambda2, d.lambdaN, c.D)
 }
 
 // drawOnce fills d with one random graph drawn with the given seed.
