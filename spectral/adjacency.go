@@ -8,8 +8,9 @@ type AdjacencyOptions struct {
 	// Tol is the residual bound to which λ₂ and λₙ are resolved (default
 	// DefaultLanczosTol); the top eigenvector is resolved to Tol/16.
 	Tol float64
-	// MaxIter caps the steps of each of the two Lanczos runs (default
-	// DefaultLanczosMaxIter).
+	// MaxIter caps the steps of each Lanczos run (default DefaultLanczosMaxIter): the
+	// run for the top eigenvector (restarted from its own Ritz vector at most twice when
+	// that vector's true residual misses) and the run for λ₂ and λₙ.
 	MaxIter int
 	// Seed fixes the random start vector of the second run.
 	Seed uint64
