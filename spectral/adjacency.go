@@ -8,9 +8,8 @@ type AdjacencyOptions struct {
 	// Tol is the residual bound to which λ₂ and λₙ are resolved (default
 	// DefaultLanczosTol); the top eigenvector is resolved to Tol/16.
 	Tol float64
-	// MaxIter caps the steps of each Lanczos run (default DefaultLanczosMaxIter): the
-	// run for the top eigenvector (restarted from its own Ritz vector at most twice when
-	// that vector's true residual misses) and the run for λ₂ and λₙ.
+	// MaxIter caps the steps of each of the two Lanczos runs (default
+	// DefaultLanczosMaxIter).
 	MaxIter int
 	// Seed fixes the random start vector of the second run.
 	Seed uint64
@@ -29,8 +28,9 @@ type AdjacencySpectrum struct {
 	Lambda2 float64
 	// LambdaMin is the smallest eigenvalue λₙ.
 	LambdaMin float64
-	// TopResidual is ‖Av − Lambda1·v‖ for the unit eigenvector v deflated to find Lambda2
-	// (0 for a regular graph, whose constant vector is exact).
+	// TopResidual is the true residual ‖Av − Lambda1·v‖, computed afresh, of the unit
+	// eigenvector v deflated to find Lambda2 (0 for a regular graph, whose constant
+	// vector is exact); Converged requires it to be at most Tol.
 	TopResidual float64
 	// Components is the number of connected components. λ₁ is simple when it is 1 (the
 	// Perron–Frobenius theorem); a disconnected graph has no spectral gap to speak of.
@@ -104,34 +104,26 @@ func topEigenpair(g *Graph, op *operator, cfg lanczosConfig, s *AdjacencySpectru
 		s.Lambda1, s.Converged = float64(hi), true
 		return v, nil
 	}
-	want := cfg.tol / 16
-	cfg.tol, cfg.kBottom, cfg.vectors = want, 0, true // the top alone, with its vector
-	for restart := 0; ; restart++ {
-		cfg.start = v
-		ext, run, err := lanczos(op, cfg)
-		if err != nil {
-			return nil, err
-		}
-		v, s.Lambda1 = ext.TopVectors[0], ext.Top[0]
-		s.Iterations += ext.Iterations + 1 // and the residual check below
-		if ext.ReorthIterations < ext.Iterations {
-			s.Iterations += ext.Iterations - 1 // a second pass rebuilt the dropped basis
-		}
-		av := run.w // the finished run's scratch
-		op.apply(v, av)
-		axpy(-s.Lambda1, v, av)
-		s.TopResidual = norm(av)
-		s.Converged = ext.Converged && s.TopResidual <= 16*want
-		// In the plain recurrence, copies of a converged value can leave its Ritz vector
-		// less accurate than its estimate; a restart from that vector repairs it.
-		if s.Converged || !ext.Converged || restart == maxTopRestarts {
-			return v, nil
-		}
+	cfg.tol /= 16
+	cfg.kBottom, cfg.start, cfg.vectors = 0, v, true // the top alone, with its vector
+	ext, run, err := lanczos(op, cfg)
+	if err != nil {
+		return nil, err
 	}
+	v, s.Lambda1 = ext.TopVectors[0], ext.Top[0]
+	s.Iterations = ext.Iterations + 1 // and the residual check below
+	if ext.ReorthIterations < ext.Iterations {
+		s.Iterations += ext.Iterations - 1 // a second pass rebuilt the dropped basis
+	}
+	// The estimate can be optimistic for a vector of the plain recurrence (see
+	// LanczosOptions.Vectors): the true residual decides.
+	av := run.w // the finished run's scratch
+	op.apply(v, av)
+	axpy(-s.Lambda1, v, av)
+	s.TopResidual = norm(av)
+	s.Converged = ext.Converged && s.TopResidual <= 16*cfg.tol
+	return v, nil
 }
-
-// maxTopRestarts bounds the restarts of topEigenpair from its own Ritz vector.
-const maxTopRestarts = 2
 
 // ExpanderEigenvalues returns λ₂, the second largest (counted with multiplicity), and
 // λₙ, the smallest eigenvalue of the adjacency matrix of g, resolved to ExpanderTol by

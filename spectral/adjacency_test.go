@@ -122,6 +122,9 @@ func TestAdjacencyEigenvaluesMatchDenseOnRepeatedSpectra(t *testing.T) {
 			if c := Components(g); s.Components != c {
 				t.Errorf("%s: %d components, BFS counts %d", name, s.Components, c)
 			}
+			if lo, hi := g.DegreeRange(); (lo == hi) != (s.TopResidual == 0) || s.TopResidual > 1e-8 {
+				t.Errorf("%s: top eigenvector residual %g (degrees %d..%d)", name, s.TopResidual, lo, hi)
+			}
 		}
 	}
 }

@@ -69,7 +69,7 @@ type LanczosOptions struct {
 	// they are rebuilt by a second run of the same recurrence, which doubles the cost;
 	// and once that recurrence has produced copies of a converged value, the true
 	// residual ‖Mv − θv‖ of its vector can exceed the estimate: check it where it matters
-	// (AdjacencyEigenvalues does, and restarts from the vector).
+	// (AdjacencyEigenvalues does).
 	Vectors bool
 	// MaxBasisBytes bounds the memory kept for full reorthogonalisation (default
 	// DefaultMaxBasisBytes; negative: none). Lanczos keeps every basis vector and
