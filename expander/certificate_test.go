@@ -2,6 +2,7 @@ package expander
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -162,7 +163,8 @@ func TestCompleteCertificateMatchesSpectrum(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := fullSpectrum(t, n, e.Src, e.Dst)
-		if math.Abs(e.Certificate.Lambda2-v[n-2]) > 1e-9 || math.Abs(e.Certificate.LambdaMin-v[0]) > 1e-9 {
+		if math.Abs(e.Certificate.Lambda1-v[n-1]) > 1e-9 || math.Abs(e.Certificate.Lambda2-v[n-2]) > 1e-9 ||
+			math.Abs(e.Certificate.LambdaMin-v[0]) > 1e-9 || !e.Certificate.Connected() || e.Certificate.DegreeMin != n-1 {
 			t.Fatalf("K_%d: certificate %v %v, spectrum %v", n, e.Certificate.Lambda2, e.Certificate.LambdaMin, v)
 		}
 	}
@@ -183,7 +185,8 @@ func TestCertificateJSON(t *testing.T) {
 	if err := json.Unmarshal(b, &m); err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range []string{"n", "d", "algo", "seed", "lambda2", "lambda_min", "bound", "epsilon", "attempts",
+	for _, k := range []string{"n", "d", "algo", "seed", "lambda1", "lambda2", "lambda_min", "components", "degree_min",
+		"degree_max", "bound", "epsilon", "attempts",
 		"self_loops_removed", "parallel_edges", "accepted", "complete_fallback"} {
 		if _, ok := m[k]; !ok {
 			t.Errorf("certificate JSON lacks %q: %s", k, b)
@@ -195,5 +198,110 @@ func TestCertificateJSON(t *testing.T) {
 	var back Certificate
 	if err := json.Unmarshal(b, &back); err != nil || back != e.Certificate {
 		t.Fatalf("round trip gave %+v, %v", back, err)
+	}
+}
+
+// checkCertificateDescribesGraph asserts that c describes e's graph as returned: its
+// component count (by BFS), its degree range and its λ₁, λ₂, λₙ (dense, with
+// multiplicity), and that an accepted graph is connected.
+func checkCertificateDescribesGraph(t *testing.T, name string, e *Expander) {
+	t.Helper()
+	c, g := &e.Certificate, e.Graph()
+	lo, hi := g.DegreeRange()
+	if comps := spectral.Components(g); c.Components != comps || c.DegreeMin != lo || c.DegreeMax != hi {
+		t.Fatalf("%s: certificate says %d components, degrees %d..%d; the graph has %d, %d..%d",
+			name, c.Components, c.DegreeMin, c.DegreeMax, comps, lo, hi)
+	}
+	v := fullSpectrum(t, e.N, e.Src, e.Dst)
+	n := len(v)
+	tol := spectral.ExpanderTol
+	if math.Abs(c.Lambda1-v[n-1]) > tol || math.Abs(c.Lambda2-v[n-2]) > tol || math.Abs(c.LambdaMin-v[0]) > tol {
+		t.Fatalf("%s: certificate λ₁, λ₂, λₙ = %v, %v, %v; the graph's %v, %v, %v",
+			name, c.Lambda1, c.Lambda2, c.LambdaMin, v[n-1], v[n-2], v[0])
+	}
+	if c.Accepted && (!c.Connected() || c.SpectralRadius() > c.Bound+c.Tol) {
+		t.Fatalf("%s: accepted a graph with %d components and radius %v: %+v", name, c.Components, c.SpectralRadius(), *c)
+	}
+}
+
+// Self-loop-heavy small draws (n = 3..7, d = 2 and 4, where whole nodes lose every stub
+// to self loops and d = 2 draws split into cycles) are never accepted while
+// disconnected, and every certificate describes the returned graph.
+func TestCertificateNeverAcceptsDisconnectedDraw(t *testing.T) {
+	isolated, disconnected := 0, 0
+	for _, algo := range []Algorithm{Standard, Simple} {
+		for _, nd := range [][2]int{{3, 2}, {4, 2}, {6, 2}, {5, 4}, {7, 4}} {
+			for seed := range uint64(40) {
+				o := DefaultOptions(nd[0], nd[1], seed)
+				o.Algo, o.MaxAttempts = algo, 1
+				e, err := Generate(o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				checkCertificateDescribesGraph(t, fmt.Sprintf("%v n=%d d=%d seed %d", algo, nd[0], nd[1], seed), e)
+				if !e.Certificate.Connected() {
+					disconnected++
+				}
+				if e.Certificate.DegreeMin == 0 {
+					isolated++
+				}
+			}
+		}
+	}
+	if isolated == 0 || disconnected == isolated {
+		t.Fatalf("%d draws with an isolated node, %d disconnected: both cases must be exercised", isolated, disconnected)
+	}
+}
+
+// A draw that leaves a node isolated is retried: the first seed whose single draw has an
+// isolated node gives, with retries, a connected, accepted graph from a later attempt,
+// and the certificate describes that graph.
+func TestIsolatedNodeDrawIsRetried(t *testing.T) {
+	for seed := range uint64(200) {
+		o := DefaultOptions(5, 4, seed)
+		o.MaxAttempts = 1
+		first, err := Generate(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first.Certificate.DegreeMin > 0 {
+			continue
+		}
+		if first.Certificate.Accepted || first.Certificate.Connected() {
+			t.Fatalf("seed %d: single draw with an isolated node: %+v", seed, first.Certificate)
+		}
+		o.MaxAttempts = DefaultMaxAttempts
+		e, err := Generate(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := e.Certificate
+		if !c.Accepted || c.Attempts < 2 || c.AttemptSeed == seed || c.DegreeMin == 0 {
+			t.Fatalf("seed %d: retried draw %+v", seed, c)
+		}
+		checkCertificateDescribesGraph(t, fmt.Sprintf("seed %d retried", seed), e)
+		return
+	}
+	t.Fatal("no seed in 200 gave an isolated node on 5 nodes of degree 4")
+}
+
+// Every draw of a larger standard expander whose self loops were removed (so it is
+// not regular) has a certificate that describes the returned graph.
+func TestCertificateDescribesIrregularGraph(t *testing.T) {
+	checked := 0
+	for seed := range uint64(12) {
+		o := DefaultOptions(120, 4, seed)
+		o.MaxAttempts = 1
+		e, err := Generate(o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Certificate.SelfLoopsRemoved > 0 {
+			checked++
+		}
+		checkCertificateDescribesGraph(t, fmt.Sprintf("seed %d", seed), e)
+	}
+	if checked == 0 {
+		t.Fatal("no draw had self loops")
 	}
 }

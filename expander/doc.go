@@ -20,11 +20,15 @@
 //     d ≥ n is an error. Generate's defaults (DefaultOptions) leave the fallback off, so
 //     asking directly for an impossible expander fails; the interaction builder's
 //     defaults (DefaultInteractionOptions) turn it on, since batches hold tiny graphs.
-//   - Certification (Options.Certify, on by default) computes λ₂ and λₙ of the
-//     adjacency matrix of the graph as returned (after self-loop removal; see
-//     Certificate.Lambda2) and accepts the graph when max(|λ₂|, |λₙ|) ≤ 2√(d−1) + Tol.
-//     A rejected graph is redrawn with a derived seed up to MaxAttempts times and the
-//     best draw is kept. Every expander carries a Certificate (JSON-ready).
+//   - Certification (Options.Certify, on by default) computes, on exactly the graph
+//     that is returned (after self-loop removal and the parallel-edge policy), λ₁, λ₂
+//     (counted with multiplicity) and λₙ of the adjacency matrix, its connected
+//     components and its degree range (see Certificate), and accepts the graph when it
+//     is connected and max(|λ₂|, |λₙ|) ≤ 2√(d−1) + Tol. A draw that self-loop removal
+//     disconnected (a node whose stubs all became self loops is isolated) is never
+//     accepted, however small its λ₂. A rejected graph is redrawn with a derived seed up
+//     to MaxAttempts times and the best draw is kept: a connected one if any, then the
+//     smallest max(|λ₂|, |λₙ|). Every expander carries a Certificate (JSON-ready).
 //   - Randomness: one explicit Seed; sub-streams come from DeriveSeed (splitmix64
 //     mixing) and drive PCG generators. The same options give the same graph on every
 //     run, whatever GOMAXPROCS is; large Standard and Hamiltonian draws build their

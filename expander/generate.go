@@ -1,7 +1,6 @@
 package expander
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"runtime"
@@ -99,10 +98,12 @@ type Options struct {
 	// max(|λ₂|, |λₙ|) ≤ 2√(D−1) + Tol. Must be finite and ≥ 0.
 	Tol float64
 	// MaxAttempts bounds the number of draws (≥ 1). Attempt 0 uses Seed, attempt a ≥ 1
-	// uses DeriveSeed(Seed, 2⁶² + a). When no draw passes, the one with the smallest
-	// max(|λ₂|, |λₙ|) is kept and Certificate.Accepted is false.
+	// uses DeriveSeed(Seed, 2⁶² + a). A draw passes when it is connected and near
+	// Ramanujan. When none passes, the kept one is a connected draw if there was one,
+	// with the smallest max(|λ₂|, |λₙ|) among those, and Certificate.Accepted is false.
 	MaxAttempts int
-	// Certify computes λ₂ and λₙ and applies the near-Ramanujan test. Without it one
+	// Certify computes λ₁, λ₂, λₙ, the components and the degrees of the graph as
+	// returned and applies the connectivity and near-Ramanujan tests. Without it one
 	// graph is drawn, no eigenvalues are computed and Certificate.Certified is false.
 	Certify bool
 	// DedupParallel keeps one copy of each parallel edge. By default parallel edges are
@@ -313,10 +314,44 @@ type draw struct {
 	loops    int     // self loops removed
 	parallel int     // surplus parallel edges found
 	graph    *spectral.Graph
+	lambda1  float64
 	lambda2  float64
 	lambdaN  float64
+	// components, degMin and degMax describe graph, the graph as returned.
+	components     int
+	degMin, degMax int
 	// converged says the eigenvalue solver met its tolerance.
 	converged bool
+}
+
+// certify computes the spectrum, the connectivity and the degrees of g, the draw's graph
+// exactly as it will be returned (self loops removed, parallel edges per policy). Values
+// that miss the solver's tolerance are kept as estimates with converged false.
+func (d *draw) certify(g *spectral.Graph) error {
+	s, err := spectral.AdjacencyEigenvalues(g, spectral.AdjacencyOptions{Tol: spectral.ExpanderTol})
+	if err != nil {
+		return err
+	}
+	d.graph, d.converged = g, s.Converged
+	d.lambda1, d.lambda2, d.lambdaN = s.Lambda1, s.Lambda2, s.LambdaMin
+	d.components = s.Components
+	d.degMin, d.degMax = g.DegreeRange()
+	return nil
+}
+
+// score is max(|λ₂|, |λₙ|), what the near-Ramanujan test bounds.
+func (d *draw) score() float64 { return max(math.Abs(d.lambda2), math.Abs(d.lambdaN)) }
+
+// better reports whether d beats the kept draw (none is kept while its components is
+// 0): a connected draw beats a disconnected one, then the lower score wins.
+func (d *draw) better(kept *draw) bool {
+	if kept.components == 0 {
+		return true
+	}
+	if dc, kc := d.components == 1, kept.components == 1; dc != kc {
+		return dc
+	}
+	return d.score() < kept.score()
 }
 
 // generator holds scratch buffers reused across draws and graphs.
@@ -345,7 +380,7 @@ func (gen *generator) generate(opts *Options, withCycles bool) (*draw, Certifica
 		N: opts.N, D: opts.D, Algo: opts.Algo, Seed: opts.Seed, Bound: bound, Tol: opts.Tol,
 		Certified: opts.Certify, ParallelDropped: opts.DedupParallel,
 	}
-	bestScore := math.Inf(1)
+	best.components = 0 // no draw kept yet
 	for a := range attempts {
 		gen.drawOnce(opts, attemptSeed(opts.Seed, a), cur, withCycles)
 		cert.Attempts = a + 1
@@ -357,33 +392,31 @@ func (gen *generator) generate(opts *Options, withCycles bool) (*draw, Certifica
 		if err != nil {
 			return nil, cert, fmt.Errorf("building the graph of attempt %d: %w", a, err)
 		}
-		l2, ln, err := spectral.ExpanderEigenvalues(g)
-		cur.converged = err == nil
-		if errors.Is(err, spectral.ErrNotConverged) {
-			err = nil // keep the solver's best estimates; the certificate says so
-		}
-		if err != nil {
+		if err := cur.certify(g); err != nil {
 			return nil, cert, fmt.Errorf("eigenvalues of attempt %d (n=%d, d=%d, seed %d): %w", a, opts.N, opts.D, cur.seed, err)
 		}
-		cur.graph, cur.lambda2, cur.lambdaN = g, l2, ln
-		score := max(math.Abs(l2), math.Abs(ln))
-		if score < bestScore {
-			bestScore = score
+		if cur.better(best) {
 			best, cur = cur, best
 		}
-		if score <= bound+opts.Tol {
+		if best.components == 1 && best.score() <= bound+opts.Tol {
 			cert.Accepted = true
 			break
 		}
 	}
-	cert.AttemptSeed = best.seed
-	cert.SelfLoopsRemoved = best.loops
-	cert.ParallelEdges = best.parallel
-	if opts.Certify {
-		cert.Lambda2, cert.LambdaMin, cert.Converged = best.lambda2, best.lambdaN, best.converged
-		cert.Epsilon = spectral.Epsilon(best.lambda2, best.lambdaN, opts.D)
-	}
+	best.describe(&cert, opts.Certify)
 	return best, cert, nil
+}
+
+// describe records the kept draw in its certificate: its seed and clean-up counts, and
+// when certified its spectrum, components and degrees.
+func (d *draw) describe(c *Certificate, certified bool) {
+	c.AttemptSeed, c.SelfLoopsRemoved, c.ParallelEdges = d.seed, d.loops, d.parallel
+	if !certified {
+		return
+	}
+	c.Lambda1, c.Lambda2, c.LambdaMin, c.Converged = d.lambda1, d.lambda2, d.lambdaN, d.converged
+	c.Components, c.DegreeMin, c.DegreeMax = d.components, d.degMin, d.degMax
+	c.Epsilon = spectral.Epsilon(d.lambda2, d.lambdaN, c.D)
 }
 
 // drawOnce fills d with one random graph drawn with the given seed.
@@ -391,7 +424,7 @@ func (gen *generator) drawOnce(opts *Options, seed uint64, d *draw, withCycles b
 	n, h := opts.N, opts.D/2
 	m := n * h
 	d.src, d.dst = resize(d.src, m), resize(d.dst, m)
-	d.seed, d.graph, d.loops, d.parallel = seed, nil, 0, 0
+	d.seed, d.graph, d.loops, d.parallel, d.components = seed, nil, 0, 0, 0
 	switch opts.Algo {
 	case Standard:
 		forEachBlock(h, m >= parallelMin, func(j int) {

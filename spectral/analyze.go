@@ -47,8 +47,15 @@ type Summary struct {
 	DegreeMin int `json:"degree_min"`
 	// DegreeMax is the largest degree.
 	DegreeMax int `json:"degree_max"`
-	// Lambda2 is the second largest adjacency eigenvalue (with multiplicity: equal to d
-	// for a disconnected d-regular graph).
+	// Components is the number of connected components (isolated nodes count); a
+	// disconnected graph has no spectral gap: ε = 1, and λ₂ = λ₁ when two components
+	// share the top eigenvalue (always for a regular graph).
+	Components int `json:"components"`
+	// Lambda1 is the largest adjacency eigenvalue (d for a d-regular graph).
+	Lambda1 float64 `json:"lambda1"`
+	// Lambda2 is the second largest adjacency eigenvalue counted with multiplicity: equal
+	// to Lambda1 when the top eigenvalue is repeated (a disconnected d-regular graph, two
+	// identical components).
 	Lambda2 float64 `json:"lambda2"`
 	// LambdaMin is the smallest adjacency eigenvalue.
 	LambdaMin float64 `json:"lambda_min"`
@@ -92,7 +99,7 @@ func Analyze(g *Graph, opts AnalyzeOptions) (*Summary, error) {
 	if !(delta > 0) || math.IsInf(delta, 0) {
 		return nil, fmt.Errorf("spectral: analyze: δ = %g is not a positive number", delta)
 	}
-	s := &Summary{N: g.N, Edges: g.NumEdges()}
+	s := &Summary{N: g.N, Edges: g.NumEdges(), Components: Components(g)}
 	s.DegreeMin, s.DegreeMax = g.DegreeRange()
 	if g.N == 1 {
 		s.MixingBound = MixingBound(1, 0, delta)
@@ -100,11 +107,10 @@ func Analyze(g *Graph, opts AnalyzeOptions) (*Summary, error) {
 		return s, nil
 	}
 
-	connected := true
+	connected := s.Components == 1
 	dia, err := Diameter(g, DiameterOptions{ExactMaxNodes: opts.ExactDiameterMaxNodes, Seed: opts.Seed})
 	switch {
 	case errors.Is(err, ErrDisconnected):
-		connected = false
 		s.Diameter, s.DiameterExact = -1, true
 	case err != nil:
 		return nil, fmt.Errorf("spectral: analyze: %w", err)
@@ -120,7 +126,7 @@ func Analyze(g *Graph, opts AnalyzeOptions) (*Summary, error) {
 		}
 		return err
 	}
-	if s.Lambda2, s.LambdaMin, err = adjacencyExtremes(g); keep(err) != nil {
+	if s.Lambda1, s.Lambda2, s.LambdaMin, err = adjacencyExtremes(g, opts.Seed); keep(err) != nil {
 		return nil, fmt.Errorf("spectral: analyze: %w", err)
 	}
 	switch {
@@ -155,15 +161,23 @@ func Analyze(g *Graph, opts AnalyzeOptions) (*Summary, error) {
 	return s, notConverged
 }
 
-// adjacencyExtremes returns λ₂ (with multiplicity) and λₙ of the adjacency of a graph
-// with at least 2 nodes: densely up to AutoDenseNodes nodes, else by ExpanderEigenvalues.
-func adjacencyExtremes(g *Graph) (lambda2, lambdaMin float64, err error) {
+// adjacencyExtremes returns λ₁, λ₂ (with multiplicity) and λₙ of the adjacency of a
+// graph with at least 2 nodes: densely up to AutoDenseNodes nodes, else by
+// AdjacencyEigenvalues to ExpanderTol.
+func adjacencyExtremes(g *Graph, seed uint64) (lambda1, lambda2, lambdaMin float64, err error) {
 	if g.N > AutoDenseNodes {
-		return ExpanderEigenvalues(g)
+		a, err := AdjacencyEigenvalues(g, AdjacencyOptions{Tol: ExpanderTol, Seed: seed})
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		if !a.Converged {
+			err = fmt.Errorf("spectral: λ₁, λ₂ and λₙ after %d Lanczos steps: %w", a.Iterations, ErrNotConverged)
+		}
+		return a.Lambda1, a.Lambda2, a.LambdaMin, err
 	}
 	vals, err := DenseEigenvalues(g, Adjacency)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
-	return vals[g.N-2], vals[0], nil
+	return vals[g.N-1], vals[g.N-2], vals[0], nil
 }

@@ -13,15 +13,15 @@ func TestAnalyzeCompleteGraph(t *testing.T) {
 		t.Fatal(err)
 	}
 	// K8: A has eigenvalues 7 and -1 (7 times), so λ₂ = λₙ = -1 and ε = 1/7.
-	want := Summary{N: 8, Edges: 28, DegreeMin: 7, DegreeMax: 7, Lambda2: -1, LambdaMin: -1,
+	want := Summary{N: 8, Edges: 28, DegreeMin: 7, DegreeMax: 7, Components: 1, Lambda1: 7, Lambda2: -1, LambdaMin: -1,
 		Epsilon: 1.0 / 7, MixingBound: MixingBound(8, 1.0/7, DefaultMixingDelta), Diameter: 1, DiameterExact: true}
 	// From a point mass on K8 the distance to uniform is 2(7/8)·(1/7)^t: 0.0357 at t = 2,
 	// 0.0051 at t = 3.
 	want.MixingMeasured = 3
-	if math.Abs(s.Lambda2+1) > 1e-9 || math.Abs(s.LambdaMin+1) > 1e-9 || math.Abs(s.Epsilon-1.0/7) > 1e-9 {
+	if math.Abs(s.Lambda1-7) > 1e-9 || math.Abs(s.Lambda2+1) > 1e-9 || math.Abs(s.LambdaMin+1) > 1e-9 || math.Abs(s.Epsilon-1.0/7) > 1e-9 {
 		t.Fatalf("spectrum: %+v", s)
 	}
-	s.Lambda2, s.LambdaMin, s.Epsilon, s.MixingBound = want.Lambda2, want.LambdaMin, want.Epsilon, want.MixingBound
+	s.Lambda1, s.Lambda2, s.LambdaMin, s.Epsilon, s.MixingBound = want.Lambda1, want.Lambda2, want.LambdaMin, want.Epsilon, want.MixingBound
 	if *s != want {
 		t.Fatalf("got %+v\nwant %+v", *s, want)
 	}
@@ -41,8 +41,8 @@ func TestSummaryJSONNames(t *testing.T) {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
-	want := []string{"degree_max", "degree_min", "diameter", "diameter_exact", "edges", "epsilon",
-		"lambda2", "lambda_min", "mixing_bound", "mixing_measured", "n"}
+	want := []string{"components", "degree_max", "degree_min", "diameter", "diameter_exact", "edges", "epsilon",
+		"lambda1", "lambda2", "lambda_min", "mixing_bound", "mixing_measured", "n"}
 	if !slices.Equal(keys, want) {
 		t.Fatalf("JSON keys %v, want %v", keys, want)
 	}
@@ -182,5 +182,43 @@ func TestAnalyzeErrors(t *testing.T) {
 	}
 	if _, err := Analyze(cycle(t, 5), AnalyzeOptions{Delta: -0.1}); err == nil {
 		t.Error("negative δ: no error")
+	}
+}
+
+// Two identical non-regular components of 300 nodes each (so Lanczos, not the dense
+// solver): the summary says 2 components, λ₂ = λ₁ as the dense spectrum has it, ε = 1
+// and no diameter. A connected graph of that size reports 1 component and λ₁ > λ₂.
+func TestAnalyzeDisconnectedRepeatedTop(t *testing.T) {
+	c := randomIrregular(t, 300, 0.02, 7)
+	g := disjointUnion(t, c, c)
+	if g.N <= AutoDenseNodes {
+		t.Fatalf("%d nodes would take the dense path", g.N)
+	}
+	dense, err := DenseEigenvalues(g, Adjacency)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Analyze(g, AnalyzeOptions{Seed: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := g.N
+	if s.Components != 2 || s.Epsilon != 1 || s.Diameter != -1 || s.MixingMeasured != -1 {
+		t.Fatalf("disconnected: %+v", s)
+	}
+	if math.Abs(s.Lambda1-dense[n-1]) > ExpanderTol || math.Abs(s.Lambda2-dense[n-2]) > ExpanderTol ||
+		math.Abs(s.LambdaMin-dense[0]) > ExpanderTol || math.Abs(s.Lambda2-s.Lambda1) > ExpanderTol {
+		t.Fatalf("λ₁, λ₂, λₙ = %v, %v, %v; dense %v, %v, %v", s.Lambda1, s.Lambda2, s.LambdaMin, dense[n-1], dense[n-2], dense[0])
+	}
+	one := randomIrregular(t, 600, 0.01, 8)
+	dense, err = DenseEigenvalues(one, Adjacency)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Analyze(one, AnalyzeOptions{Seed: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if s.Components != 1 || math.Abs(s.Lambda1-dense[n-1]) > ExpanderTol || math.Abs(s.Lambda2-dense[n-2]) > ExpanderTol {
+		t.Fatalf("connected: %+v; dense λ₁ %v, λ₂ %v", s, dense[n-1], dense[n-2])
 	}
 }

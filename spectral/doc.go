@@ -8,8 +8,14 @@
 // DenseEigen solve small graphs exactly (up to MaxDenseNodes; eigenvectors for
 // Laplacian positional encodings). Lanczos finds the extreme eigenvalues of graphs with
 // millions of nodes from matrix-free, parallel products, reorthogonalising fully while
-// the basis fits a memory budget; ExpanderEigenvalues returns λ₂ and λₙ of the adjacency,
-// deflating the constant eigenvector of a regular graph.
+// the basis fits a memory budget, and can deflate given vectors and return Ritz vectors.
+// A single Krylov space finds each distinct eigenvalue once, so AdjacencyEigenvalues
+// (and ExpanderEigenvalues, which the expander certificates use) counts multiplicities
+// by deflation: it finds the top eigenpair (exact for a regular graph, the Ritz pair of
+// a run from the all-ones vector otherwise), then λ₂ and λₙ on the complement of that
+// eigenvector. λ₂ is thus counted with multiplicity (λ₂ = λ₁ for two identical
+// components or a disconnected regular graph), and the number of connected components
+// is reported with it.
 //
 // Expansion checks. RamanujanBound, IsNearRamanujan, Epsilon (max(|λ₂|, |λₙ|)/d) and
 // SpectralGap test a d-regular graph against the Alon–Boppana limit 2√(d−1).
@@ -28,7 +34,8 @@
 // question exactly on graphs of at most MaxHamiltonNodes nodes.
 //
 // Input, output and summary. ReadEdgeList and WriteEdgeList handle the plain-text edge
-// list format ("u v" per line, '#' comments); Analyze produces the Summary behind the
+// list format ("u v" per line, '#' comments, a header line declaring the node and edge
+// counts, which ReadEdgeList honours); Analyze produces the Summary behind the
 // command line's report, picking dense or Lanczos eigenvalues (AutoDenseNodes) and exact
 // or estimated diameters (DefaultExactDiameterNodes) by size.
 //

@@ -174,7 +174,7 @@ func TestSaveLoadEdgeList(t *testing.T) {
 
 func FuzzReadEdgeList(f *testing.F) {
 	for _, seed := range []string{
-		"0 1\n1 2\n", "# c\n\n3 3\n3 3\n", "0\t1 # x\n", "1 2 3\n", "-1 0\n", "a b\n",
+		"0 1\n1 2\n", "# c\n\n3 3\n3 3\n", "0\t1 # x\n", "# gexph edge list: 9 nodes, 1 edges\n0 1\n", "# gexph edge list: 2 nodes, 0 edges\n", "1 2 3\n", "-1 0\n", "a b\n",
 		"99999999999 0\n", "", "0 1\r\n2 0\r\n", "+5 -0\n", "0 70000\n",
 	} {
 		f.Add([]byte(seed))
@@ -199,6 +199,58 @@ func FuzzReadEdgeList(f *testing.F) {
 			t.Fatal("round trip changed the graph")
 		}
 	})
+}
+
+// A graph whose last nodes are isolated keeps its node count through WriteEdgeList and
+// ReadEdgeList: the header's count is honoured, also for a graph without edges.
+func TestEdgeListHeaderKeepsIsolatedNodes(t *testing.T) {
+	for _, g := range []*Graph{
+		mustGraph(t, 10, [2]int32{0, 1}, [2]int32{1, 2}, [2]int32{2, 2}), // nodes 3..9 isolated
+		mustGraph(t, 4),
+	} {
+		var buf bytes.Buffer
+		if err := WriteEdgeList(&buf, g); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadEdgeList(&buf, "isolated.txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if back.N != g.N || !sameGraph(g, back) {
+			t.Fatalf("read back %d nodes, %d edges; wrote %d nodes, %d edges", back.N, back.NumEdges(), g.N, g.NumEdges())
+		}
+	}
+	g, err := ReadEdgeList(strings.NewReader("# comment first\n"+headerPrefix+" 7 nodes, 1 edges\n0 1\n"), "h.txt")
+	if err != nil || g.N != 7 {
+		t.Fatalf("header after a comment: %v nodes, err %v; want 7", g, err)
+	}
+}
+
+// A header that disagrees with the edges is an error naming the file and the line:
+// an index outside the declared node count, a different edge count (a truncated file),
+// a malformed, repeated or late header.
+func TestEdgeListHeaderErrors(t *testing.T) {
+	h := func(n, m int) string { return fmt.Sprintf("%s %d nodes, %d edges\n", headerPrefix, n, m) }
+	cases := []struct {
+		name, in, want string
+	}{
+		{"index above count", h(3, 2) + "0 1\n1 3\n", "in.txt:3: column 2: node 3 is outside the 3 nodes that the header (line 1) declares"},
+		{"fewer edges", h(5, 3) + "0 1\n1 2\n", "in.txt: 2 edges, but the header (line 1) declares 3"},
+		{"more edges", h(5, 1) + "0 1\n1 2\n", "in.txt: 2 edges, but the header (line 1) declares 1"},
+		{"malformed", headerPrefix + " 5 nodes\n0 1\n", "in.txt:1: malformed edge-list header"},
+		{"not integers", headerPrefix + " five nodes, 1 edges\n0 1\n", "in.txt:1: malformed edge-list header"},
+		{"zero nodes", h(0, 0), "in.txt:1: edge-list header declares 0 nodes"},
+		{"negative edges", h(3, -1), "declares 3 nodes and -1 edges"},
+		{"second header", h(3, 1) + h(3, 1) + "0 1\n", "in.txt:2: second edge-list header (the first is line 1)"},
+		{"late header", "0 1\n" + h(3, 1), "in.txt:2: edge-list header after 1 edges"},
+		{"too sparse", h(100000, 1) + "0 1\n", "in.txt: header (line 1) declares 100000 nodes for only 1 edges"},
+	}
+	for _, c := range cases {
+		_, err := ReadEdgeList(strings.NewReader(c.in), "in.txt")
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
 }
 
 // endlessEdges is an endless stream of the edge "0 1".

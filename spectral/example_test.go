@@ -32,3 +32,23 @@ func ExampleAnalyze() {
 	// λ₂=1.618 λₙ=-2.000 ε=1.000
 	// diameter=5 (exact: true), measured mixing time -1
 }
+
+// ExampleAdjacencyEigenvalues finds the repeated top eigenvalue of two disjoint stars
+// K_{1,3}: each has the spectrum ±√3, 0, 0, so the union has λ₁ = λ₂ = √3, which a
+// single Lanczos run (one copy of each distinct eigenvalue) would miss.
+func ExampleAdjacencyEigenvalues() {
+	src := []int32{0, 0, 0, 4, 4, 4}
+	dst := []int32{1, 2, 3, 5, 6, 7}
+	g, err := spectral.FromEdges(8, src, dst)
+	if err != nil {
+		log.Fatal(err)
+	}
+	s, err := spectral.AdjacencyEigenvalues(g, spectral.AdjacencyOptions{Tol: 1e-10, Seed: 1})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Printf("λ₁=%.4f λ₂=%.4f λₙ=%.4f components=%d converged=%v\n",
+		s.Lambda1, s.Lambda2, s.LambdaMin, s.Components, s.Converged)
+	// Output:
+	// λ₁=1.7321 λ₂=1.7321 λₙ=-1.7321 components=2 converged=true
+}

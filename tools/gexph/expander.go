@@ -71,17 +71,29 @@ func runExpander(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, "spectrum  not certified (-no-certify)")
 	default:
 		verdict := "near-Ramanujan"
-		if !c.Accepted {
+		switch {
+		case !c.Connected():
+			verdict = "NOT accepted: every draw was disconnected (best of the draws kept)"
+		case !c.Accepted:
 			verdict = "NOT near-Ramanujan (best of the draws kept)"
 		}
-		fmt.Fprintf(stdout, "lambda2   %.6f\nlambda_n  %.6f\nbound     2√(d−1) = %.6f (+ tol %.3g)\nepsilon   %.6f\nverdict   %s after %d attempt(s)\n",
-			c.Lambda2, c.LambdaMin, c.Bound, c.Tol, c.Epsilon, verdict, c.Attempts)
+		fmt.Fprintf(stdout, "graph     %s, degrees %d..%d\n", connectivity(c.Components), c.DegreeMin, c.DegreeMax)
+		fmt.Fprintf(stdout, "lambda1   %.6f\nlambda2   %.6f\nlambda_n  %.6f\nbound     2√(d−1) = %.6f (+ tol %.3g)\nepsilon   %.6f\nverdict   %s after %d attempt(s)\n",
+			c.Lambda1, c.Lambda2, c.LambdaMin, c.Bound, c.Tol, c.Epsilon, verdict, c.Attempts)
 	}
 	fmt.Fprintf(stdout, "seconds   %.3f\n", seconds)
 	if *out != "" {
 		fmt.Fprintf(stdout, "wrote     %s\n", *out)
 	}
 	return nil
+}
+
+// connectivity describes a component count.
+func connectivity(components int) string {
+	if components == 1 {
+		return "connected"
+	}
+	return fmt.Sprintf("DISCONNECTED (%d components)", components)
 }
 
 // openInput opens path for reading; "-" means standard input.

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"time"
 
 	"github.com/gexph/gexph/internal/sysinfo"
@@ -62,7 +63,9 @@ func runSpectral(args []string, stdout, stderr io.Writer) error {
 	if !converged {
 		note = " (Lanczos did not converge: estimates)"
 	}
-	fmt.Fprintf(stdout, "lambda2          %.6f%s\nlambda_min       %.6f\nepsilon          %.6f\n", s.Lambda2, note, s.LambdaMin, s.Epsilon)
+	fmt.Fprintf(stdout, "components       %s\n", describeComponents(s))
+	fmt.Fprintf(stdout, "lambda1          %.6f%s\nlambda2          %.6f%s\nlambda_min       %.6f\nepsilon          %.6f\n",
+		s.Lambda1, note, s.Lambda2, repeatedTop(s), s.LambdaMin, s.Epsilon)
 	fmt.Fprintf(stdout, "mixing bound     %s steps (δ=%g)\nmixing measured  %s steps\n",
 		orUndefined(s.MixingBound, "%.1f"), *delta, orUndefined(float64(s.MixingMeasured), "%.0f"))
 	switch {
@@ -75,6 +78,23 @@ func runSpectral(args []string, stdout, stderr io.Writer) error {
 	}
 	fmt.Fprintf(stdout, "seconds          %.3f\n", rep.Seconds)
 	return nil
+}
+
+// describeComponents says whether the graph is connected; a disconnected graph has no
+// spectral gap, whatever λ₂ is.
+func describeComponents(s *spectral.Summary) string {
+	if s.Components <= 1 {
+		return fmt.Sprint(s.Components, " (connected)")
+	}
+	return fmt.Sprintf("%d (DISCONNECTED: no spectral gap, ε = 1; λ₂ describes the components, not an expander)", s.Components)
+}
+
+// repeatedTop notes a top eigenvalue of multiplicity two or more.
+func repeatedTop(s *spectral.Summary) string {
+	if s.N >= 2 && math.Abs(s.Lambda1-s.Lambda2) <= spectral.ExpanderTol {
+		return " (= λ₁: the top eigenvalue is repeated)"
+	}
+	return ""
 }
 
 // orUndefined formats v, or says "undefined" for the −1 that marks a missing number.

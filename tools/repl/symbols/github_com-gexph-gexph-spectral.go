@@ -13,6 +13,7 @@ func init() {
 	Symbols["github.com/gexph/gexph/spectral/spectral"] = map[string]reflect.Value{
 		// function, constant and variable definitions
 		"Adjacency":                  reflect.ValueOf(spectral.Adjacency),
+		"AdjacencyEigenvalues":       reflect.ValueOf(spectral.AdjacencyEigenvalues),
 		"Analyze":                    reflect.ValueOf(spectral.Analyze),
 		"ApproximateCompleteEigen":   reflect.ValueOf(spectral.ApproximateCompleteEigen),
 		"ApproximateCompleteSampled": reflect.ValueOf(spectral.ApproximateCompleteSampled),
@@ -65,6 +66,8 @@ func init() {
 		"WriteEdgeList":              reflect.ValueOf(spectral.WriteEdgeList),
 
 		// type definitions
+		"AdjacencyOptions":      reflect.ValueOf((*spectral.AdjacencyOptions)(nil)),
+		"AdjacencySpectrum":     reflect.ValueOf((*spectral.AdjacencySpectrum)(nil)),
 		"AnalyzeOptions":        reflect.ValueOf((*spectral.AnalyzeOptions)(nil)),
 		"Ball":                  reflect.ValueOf((*spectral.Ball)(nil)),
 		"CompleteApproximation": reflect.ValueOf((*spectral.CompleteApproximation)(nil)),
