@@ -30,7 +30,6 @@ var allowed = map[string][]string{
 	"layers":               {},
 	"gexph":                {"data", "expander", "spectral", "layers", "internal/atomicfile", "internal/dirlock", "internal/jsonfile", "internal/safetensors", "internal/sysinfo", "internal/tfevents"},
 	"plots":                {"data", "expander", "spectral", "internal/atomicfile"},
-	"internal/bench":       {"layers", "gexph", "data", "internal/sysinfo"},
 	"suite":                {"gexph", "plots", "data", "layers", "expander", "spectral", "internal/atomicfile", "internal/jsonfile", "internal/sysinfo"},
 	"notebooks":            {},
 	"tools/":               {"*"},

@@ -16,12 +16,12 @@ import (
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/gexph"
-	"github.com/gexph/gexph/internal/bench"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gexph/gexph/spectral"
 	"github.com/gexph/gexph/suite"
+	"github.com/gexph/gexph/tools/bench"
 )
 
 // benchReport is the -json output of one `gexph bench` case.
