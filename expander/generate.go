@@ -28,6 +28,9 @@ const (
 	Hamiltonian
 )
 
+// Algorithms lists the algorithms, in their order.
+func Algorithms() []Algorithm { return []Algorithm{Standard, Simple, Hamiltonian} }
+
 // String returns the algorithm's name as ParseAlgorithm reads it.
 func (a Algorithm) String() string {
 	switch a {
@@ -41,24 +44,31 @@ func (a Algorithm) String() string {
 	return fmt.Sprintf("Algorithm(%d)", int(a))
 }
 
-// ParseAlgorithm reads "standard", "simple" or "hamiltonian" (case and surrounding
-// spaces ignored).
+// ParseAlgorithm reads an algorithm's name ("standard", "simple" or "hamiltonian"; case
+// and surrounding spaces ignored).
 func ParseAlgorithm(s string) (Algorithm, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "standard":
-		return Standard, nil
-	case "simple":
-		return Simple, nil
-	case "hamiltonian":
-		return Hamiltonian, nil
+	name := strings.ToLower(strings.TrimSpace(s))
+	for _, a := range Algorithms() {
+		if a.String() == name {
+			return a, nil
+		}
 	}
-	return 0, fmt.Errorf("expander: unknown algorithm %q (choices: standard, simple, hamiltonian)", s)
+	return 0, fmt.Errorf("expander: unknown algorithm %q (choices: %s)", s, algorithmNames())
+}
+
+// algorithmNames lists the algorithms' names for error messages.
+func algorithmNames() string {
+	var names []string
+	for _, a := range Algorithms() {
+		names = append(names, a.String())
+	}
+	return strings.Join(names, ", ")
 }
 
 // MarshalText writes the algorithm's name, so configs and certificates show it in JSON.
 func (a Algorithm) MarshalText() ([]byte, error) {
 	if !a.valid() {
-		return nil, fmt.Errorf("expander: unknown algorithm %d (choices: standard, simple, hamiltonian)", int(a))
+		return nil, fmt.Errorf("expander: unknown algorithm %d (choices: %s)", int(a), algorithmNames())
 	}
 	return []byte(a.String()), nil
 }

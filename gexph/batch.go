@@ -246,11 +246,7 @@ func (m *Model) interactionOptions() (expander.InteractionOptions, error) {
 	opts.VirtualNodes = m.numVirtual
 	opts.Seed = c.Seed
 	if c.ExpanderEdges {
-		algo, err := expander.ParseAlgorithm(c.ExpanderAlgorithm)
-		if err != nil {
-			return opts, fmt.Errorf("config: expander_algorithm: %w", err)
-		}
-		opts.ExpanderAlgo = algo
+		opts.ExpanderAlgo = c.ExpanderAlgorithm
 		opts.ExpanderDegree = c.ExpanderDegree
 		opts.Certify = !c.ExpanderUncertified
 	}

@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/layers"
 	yamlv2 "go.yaml.in/yaml/v2"
@@ -23,11 +24,9 @@ import (
 // Choices of the string-valued Config fields. Validate rejects any other value and lists
 // the valid ones in its error.
 var (
-	peKinds            = []string{PENone, PELap, PEESLap, PERWSE}
-	expanderAlgorithms = []string{ExpanderStandard, ExpanderSimple, ExpanderHamiltonian}
-	normKinds          = []string{string(layers.NormBatch), string(layers.NormLayer)}
-	metricNames        = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE}
-	lossNames          = []string{"", LossCrossEntropy, LossWeightedCrossEntropy, LossBCE, LossL1, LossMSE}
+	peKinds     = []string{PENone, PELap, PEESLap, PERWSE}
+	metricNames = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE}
+	lossNames   = []string{"", LossCrossEntropy, LossWeightedCrossEntropy, LossBCE, LossL1, LossMSE}
 )
 
 // Positional encodings (Config.PE).
@@ -40,16 +39,6 @@ const (
 	PEESLap = "eslappe"
 	// PERWSE is the random-walk structural encoding, embedded and concatenated.
 	PERWSE = "rwse"
-)
-
-// Expander constructions (Config.ExpanderAlgorithm).
-const (
-	// ExpanderStandard is the permutation model of the paper (multi-edges allowed).
-	ExpanderStandard = "standard"
-	// ExpanderSimple rejects draws with loops or multi-edges.
-	ExpanderSimple = "simple"
-	// ExpanderHamiltonian builds the expander from random Hamiltonian cycles.
-	ExpanderHamiltonian = "hamiltonian"
 )
 
 // Metrics (Config.Metric); see the functions of the same names in metrics.go.
@@ -120,8 +109,9 @@ type Config struct {
 	GlobalEdges   bool `json:"global_edges"`
 	// ExpanderDegree is the (even) degree of the random regular expander.
 	ExpanderDegree int `json:"expander_degree"`
-	// ExpanderAlgorithm is the expander construction: standard|simple|hamiltonian.
-	ExpanderAlgorithm string `json:"expander_algorithm"`
+	// ExpanderAlgorithm is the expander construction (expander.Algorithm: standard,
+	// simple or hamiltonian, by name in JSON and YAML).
+	ExpanderAlgorithm expander.Algorithm `json:"expander_algorithm"`
 	// ExpanderUncertified draws one expander and skips its near-Ramanujan certificate
 	// (the Lanczos eigenvalues, and redraws when they miss the bound): for graphs of
 	// millions of nodes, where the certificate takes minutes (more than 5 at 10⁷ nodes)
@@ -130,7 +120,7 @@ type Config struct {
 	// VirtualNodes is the number of virtual (global) nodes per graph.
 	VirtualNodes int `json:"virtual_nodes"`
 
-	// Norm is the normalisation in GPS layers: batch|layer.
+	// Norm is the normalisation in GPS layers: batch, layer or none (layers.Norms).
 	Norm layers.Norm `json:"norm"`
 	// Pooling is the graph readout for graph-level tasks: mean|sum|max.
 	Pooling layers.Pooling `json:"pooling"`
@@ -227,8 +217,8 @@ func (c *Config) Validate() error {
 		{"pe", c.PE, peKinds},
 		{"mpnn", string(c.MPNN), names(layers.LocalModels())},
 		{"attention", string(c.Attention), names(layers.GlobalModels())},
-		{"expander_algorithm", c.ExpanderAlgorithm, expanderAlgorithms},
-		{"norm", string(c.Norm), normKinds},
+		{"expander_algorithm", c.ExpanderAlgorithm.String(), stringsOf(expander.Algorithms())},
+		{"norm", string(c.Norm), names(layers.Norms())},
 		{"pooling", string(c.Pooling), names(layers.Poolings())},
 		{"metric", c.Metric, metricNames},
 		{"loss", c.Loss, lossNames},
@@ -575,6 +565,16 @@ func (c Config) ToYAML() (string, error) {
 }
 
 // names converts a list of typed names to strings.
+// stringsOf returns the names of values that say their own (fmt.Stringer).
+func stringsOf[T fmt.Stringer](xs []T) []string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = x.String()
+	}
+	return out
+}
+
+// names returns the values of a string kind as strings.
 func names[T ~string](xs []T) []string {
 	out := make([]string, len(xs))
 	for i, x := range xs {

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/gexph/gexph/layers"
+
+	"github.com/gexph/gexph/expander"
 )
 
 func TestPresetsValidate(t *testing.T) {
@@ -163,7 +165,7 @@ func TestValidateErrors(t *testing.T) {
 		{func(c *Config) { c.PE = "lap" }, []string{"pe:", `"lap"`, `"eslappe"`}},
 		{func(c *Config) { c.MPNN = "pna" }, []string{"mpnn:", `"gatedgcn"`}},
 		{func(c *Config) { c.Attention = "dense" }, []string{"attention:", `"exphormer"`, `"bigbird"`}},
-		{func(c *Config) { c.ExpanderAlgorithm = "ramanujan" }, []string{"expander_algorithm:", `"hamiltonian"`}},
+		{func(c *Config) { c.ExpanderAlgorithm = expander.Algorithm(7) }, []string{"expander_algorithm:", `"hamiltonian"`}},
 		{func(c *Config) { c.Norm = "group" }, []string{"norm:", `"layer"`}},
 		{func(c *Config) { c.Pooling = "attention" }, []string{"pooling:", `"max"`}},
 		{func(c *Config) { c.Metric = "auc" }, []string{"metric:", `"mae"`}},

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
 )
 
@@ -16,7 +17,7 @@ func baseConfig() Config {
 		PE:   PENone,
 		MPNN: layers.LocalGatedGCN, Attention: layers.GlobalExphormer,
 		LocalEdges: true, ExpanderEdges: true, GlobalEdges: true,
-		ExpanderDegree: 6, ExpanderAlgorithm: ExpanderStandard, VirtualNodes: 1,
+		ExpanderDegree: 6, ExpanderAlgorithm: expander.Standard, VirtualNodes: 1,
 		Norm: layers.NormBatch, Pooling: layers.PoolMean, HeadLayers: 3,
 		BatchSize: 32, LearningRate: 1e-3, WeightDecay: 1e-5,
 		Epochs: 100, WarmupEpochs: 5, GradClip: 1, Seed: 1,

@@ -8,8 +8,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"runtime/debug"
 	"strconv"
+	"strings"
 
 	"github.com/gexph/gexph/internal/atomicfile"
 	"github.com/gexph/gexph/internal/tfevents"
@@ -33,9 +35,6 @@ type LogHeader struct {
 
 // CSVLogFile is the per-epoch log as CSV, one row per epoch under a header row.
 const CSVLogFile = "log.csv"
-
-// csvColumns are the columns of log.csv, the JSON names of EpochStats.
-var csvColumns = []string{"epoch", "train_loss", "train_metric", "val_loss", "val_metric", "test_metric", "best", "lr", "seconds", "cpu_seconds", "examples_per_sec"}
 
 // Version returns the toolkit's version as the build recorded it: the module version
 // (or "devel") and, where the build kept them, the commit and "+dirty" for a build of a
@@ -87,7 +86,7 @@ func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset str
 			return nil, err
 		}
 		cw := csv.NewWriter(&cs)
-		cw.Write(csvColumns)
+		cw.Write(csvColumns())
 		for _, st := range info.History {
 			if err := json.NewEncoder(&js).Encode(st); err != nil {
 				return nil, err
@@ -183,14 +182,42 @@ func fileCloser(f *os.File) io.Closer {
 	return f
 }
 
-// csvRow formats an epoch as a row of csvColumns (an empty cell for an absent test
-// metric).
-func csvRow(st EpochStats) []string {
-	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
-	test := ""
-	if st.TestMetric != nil {
-		test = f(*st.TestMetric)
+// csvColumns are the columns of log.csv: the JSON names of EpochStats' fields, in
+// their order (one source: a field added to EpochStats is a column).
+func csvColumns() []string {
+	t := reflect.TypeFor[EpochStats]()
+	cols := make([]string, t.NumField())
+	for i := range cols {
+		cols[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
 	}
-	return []string{strconv.Itoa(st.Epoch), f(st.TrainLoss), f(st.TrainMetric), f(st.ValLoss), f(st.ValMetric), test,
-		strconv.FormatBool(st.Best), f(st.LR), f(st.Seconds), f(st.CPUSeconds), f(st.ExamplesPerSec)}
+	return cols
+}
+
+// csvRow formats an epoch as a row of csvColumns: numbers as Go writes them, booleans
+// as true/false, an absent test metric as an empty cell.
+func csvRow(st EpochStats) []string {
+	v := reflect.ValueOf(st)
+	row := make([]string, v.NumField())
+	for i := range row {
+		row[i] = csvCell(v.Field(i))
+	}
+	return row
+}
+
+// csvCell formats one field of EpochStats.
+func csvCell(f reflect.Value) string {
+	switch f.Kind() {
+	case reflect.Pointer:
+		if f.IsNil() {
+			return ""
+		}
+		return csvCell(f.Elem())
+	case reflect.Float64:
+		return strconv.FormatFloat(f.Float(), 'g', -1, 64)
+	case reflect.Int:
+		return strconv.FormatInt(f.Int(), 10)
+	case reflect.Bool:
+		return strconv.FormatBool(f.Bool())
+	}
+	panic(fmt.Sprintf("log.csv: no cell format for a field of kind %s", f.Kind()))
 }

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -404,8 +405,8 @@ func TestModelVariantsLearn(t *testing.T) {
 		func(c *Config) { c.Attention, c.MPNN = layers.GlobalBigBird, layers.LocalGatedGCN },
 		func(c *Config) { c.Attention, c.MPNN = layers.GlobalNone, layers.LocalGatedGCN },
 		func(c *Config) { c.MPNN = layers.LocalNone },
-		func(c *Config) { c.LocalEdges, c.ExpanderAlgorithm = false, ExpanderHamiltonian },
-		func(c *Config) { c.ExpanderEdges, c.ExpanderAlgorithm = true, ExpanderSimple },
+		func(c *Config) { c.LocalEdges, c.ExpanderAlgorithm = false, expander.Hamiltonian },
+		func(c *Config) { c.ExpanderEdges, c.ExpanderAlgorithm = true, expander.Simple },
 		func(c *Config) { c.PE, c.PESize, c.PEDim = PELap, 4, 4 },
 		func(c *Config) { c.PE, c.PESize, c.PEDim = PERWSE, 3, 2 },
 		func(c *Config) { c.PE, c.PESize, c.Norm = PEESLap, 12, layers.NormLayer },

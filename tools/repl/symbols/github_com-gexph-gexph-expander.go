@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/expander/expander"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Algorithms":                reflect.ValueOf(expander.Algorithms),
 		"AllEdges":                  reflect.ValueOf(&expander.AllEdges).Elem(),
 		"BigBirdPattern":            reflect.ValueOf(expander.BigBirdPattern),
 		"BlockNodes":                reflect.ValueOf(expander.BlockNodes),
