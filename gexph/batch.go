@@ -279,7 +279,7 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 		b.NumEdges += len(g.Src)
 		b.NodeOffset[i+1] = b.NumNodes
 	}
-	if m.cfg.Attention != layers.GlobalExphormer {
+	if m.cfg.Attention.Layout() != layers.OverInteractionGraph {
 		h = nil
 	} else {
 		if h == nil {
@@ -295,7 +295,7 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 	if b.padding == nil {
 		// Without padding an empty edge list would reach the backend as a tensor of
 		// size 0, which its broadcasts reject with an internal error.
-		if b.NumEdges == 0 && m.cfg.MPNN != layers.LocalNone {
+		if b.NumEdges == 0 && m.cfg.MPNN.PassesMessages() {
 			return nil, fmt.Errorf("batch: %s without any edge: the local model %q needs at least one edge per batch (\"mpnn\": \"none\" trains attention alone; padded batches, -padding pow2, also work)",
 				batchGraphsText(ds, graphs), m.cfg.MPNN)
 		}
@@ -510,8 +510,8 @@ func (m *Model) addLocalEdges(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 // or the per-graph blocks of full and Performer attention.
 func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs[Array]) error {
 	padNode := int32(b.NumNodes)
-	switch m.cfg.Attention {
-	case layers.GlobalExphormer:
+	switch m.cfg.Attention.Layout() {
+	case layers.OverInteractionGraph:
 		hp := b.PadInteraction
 		src, dst, err := h.PaddedEndpoints(b.PadNodes)
 		if err != nil {
@@ -549,7 +549,7 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 			src, dst, source = append(src, padNode), append(dst, padNode), append(source, expanderSource)
 		}
 		in.HSrc, in.HDst, in.HSource = i32Array(src, hp), i32Array(dst, hp), i32Array(source, hp)
-	case layers.GlobalBigBird:
+	case layers.OverPattern:
 		bs, bd, err := expander.BigBirdPattern(in.GraphID.I32, bigBirdBlockSize, bigBirdRandomBlocks, expander.DeriveSeed(m.cfg.Seed, uint64(b.Graphs[0])))
 		if err != nil {
 			return fmt.Errorf("batch: BigBird pattern: %w", err)
@@ -562,7 +562,7 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 			bs, bd = append(bs, padNode), append(bd, padNode)
 		}
 		in.BBSrc, in.BBDst = i32Array(bs, n), i32Array(bd, n)
-	case layers.GlobalFull, layers.GlobalPerformer:
+	case layers.OverGraphBlocks:
 		// Padding nodes are in no block; the block size is the largest graph's, padded.
 		graphOf := make([]int32, b.PadNodes)
 		copy(graphOf, in.GraphID.I32)

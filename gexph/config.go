@@ -274,20 +274,20 @@ func (c *Config) Validate() error {
 	if !(c.GradClip >= 0) || math.IsInf(c.GradClip, 0) {
 		return fmt.Errorf("config: grad_clip = %v, want a finite value ≥ 0 (0 disables clipping)", c.GradClip)
 	}
-	if c.MPNN == layers.LocalNone && c.Attention == layers.GlobalNone {
+	if !c.MPNN.PassesMessages() && !c.Attention.Attends() {
 		return fmt.Errorf("config: mpnn and attention are both %q: the model would have no layers", "none")
 	}
-	if c.Attention == layers.GlobalExphormer {
+	if c.Attention.Layout() == layers.OverInteractionGraph {
 		if !c.LocalEdges && !c.ExpanderEdges && !c.GlobalEdges {
-			return fmt.Errorf("config: attention %q with local_edges, expander_edges and global_edges all off: the interaction graph is empty", layers.GlobalExphormer)
+			return fmt.Errorf("config: attention %q with local_edges, expander_edges and global_edges all off: the interaction graph is empty", c.Attention)
 		}
 	}
-	if c.ExpanderEdges && c.Attention == layers.GlobalExphormer {
+	if c.ExpanderEdges && c.Attention.Layout() == layers.OverInteractionGraph {
 		if c.ExpanderDegree < 2 || c.ExpanderDegree%2 != 0 {
 			return fmt.Errorf("config: expander_degree = %d, want an even degree ≥ 2 with expander_edges on", c.ExpanderDegree)
 		}
 	}
-	if c.GlobalEdges && c.Attention == layers.GlobalExphormer && c.VirtualNodes < 1 {
+	if c.GlobalEdges && c.Attention.Layout() == layers.OverInteractionGraph && c.VirtualNodes < 1 {
 		return fmt.Errorf("config: global_edges on but virtual_nodes = %d, want ≥ 1", c.VirtualNodes)
 	}
 	if c.PE != PENone && c.PESize < 1 {

@@ -7,7 +7,6 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/sysinfo"
-	"github.com/gexph/gexph/layers"
 )
 
 // ErrOutOfMemory marks a run refused because its model would not fit in the process's
@@ -27,7 +26,7 @@ const denseTensorsPerLayer = 4
 // transductive data set; BatchSize times its largest graph otherwise). It is 0 for
 // other attentions. The estimate leaves out everything linear in n.
 func DenseAttentionBytes(cfg Config, ds *data.Dataset) float64 {
-	if cfg.Attention != layers.GlobalFull || ds == nil || len(ds.Graphs) == 0 {
+	if !cfg.Attention.Quadratic() || ds == nil || len(ds.Graphs) == 0 {
 		return 0
 	}
 	n := 0
@@ -182,10 +181,10 @@ func StepBytes(cfg Config, ds *data.Dataset) float64 {
 // interaction edges.
 func stepBytes(cfg Config, nodes, edges, hEdges float64) float64 {
 	perLayer := stepNodeTensors * nodes
-	if cfg.MPNN != layers.LocalNone {
+	if cfg.MPNN.PassesMessages() {
 		perLayer += stepEdgeTensors * edges
 	}
-	if cfg.Attention != layers.GlobalNone {
+	if cfg.Attention.Attends() {
 		perLayer += stepEdgeTensors * hEdges
 	}
 	return 4 * float64(max(cfg.HiddenDim, 0)) * float64(max(cfg.Layers, 0)) * perLayer

@@ -84,16 +84,38 @@ func (c *Config) checkMiniBatch() error {
 	return nil
 }
 
+// layerwiseLocals lists the local models that run on parts of a graph.
+func layerwiseLocals() []layers.LocalModel {
+	var out []layers.LocalModel
+	for _, l := range layers.LocalModels() {
+		if !l.KeepsEdgeStates() {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// layerwiseGlobals lists the global models that run on parts of a graph.
+func layerwiseGlobals() []layers.GlobalModel {
+	var out []layers.GlobalModel
+	for _, g := range layers.GlobalModels() {
+		if g.RunsOnParts() {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
 // checkLayerwise checks that a model of the configuration can run layer by layer on
 // parts of a graph (sampled batches, chunks of layer-wise inference).
 func (c *Config) checkLayerwise() error {
 	switch {
 	case c.PE != PENone:
 		return fmt.Errorf("needs pe %q (positional encodings of parts of a graph are not those of the graph), got %q", PENone, c.PE)
-	case c.MPNN == layers.LocalGatedGCN:
-		return fmt.Errorf("mpnn %q keeps per-edge states across layers, which layer-wise inference does not hold (choices: none, gcn, gine, sage, gat)", c.MPNN)
-	case c.Attention != layers.GlobalNone && c.Attention != layers.GlobalExphormer:
-		return fmt.Errorf("needs attention %q or %q, got %q", layers.GlobalExphormer, layers.GlobalNone, c.Attention)
+	case c.MPNN.KeepsEdgeStates():
+		return fmt.Errorf("mpnn %q keeps per-edge states across layers, which layer-wise inference does not hold (choices: %s)", c.MPNN, quoteList(names(layerwiseLocals())))
+	case !c.Attention.RunsOnParts():
+		return fmt.Errorf("attention %q attends over whole graphs, not parts of one (choices: %s)", c.Attention, quoteList(names(layerwiseGlobals())))
 	}
 	return nil
 }
@@ -179,7 +201,7 @@ func (m *Model) samplerOf(ds *data.Dataset) (*sampler, error) {
 		return nil, fmt.Errorf("mini-batches: data set %q has %d graphs, want the one graph of a transductive data set", ds.Name, len(ds.Graphs))
 	}
 	cfg := m.cfg
-	exph := cfg.Attention == layers.GlobalExphormer
+	exph := cfg.Attention.Layout() == layers.OverInteractionGraph
 	opts := m.interaction
 	opts.Local = true
 	if !exph {
@@ -191,7 +213,7 @@ func (m *Model) samplerOf(ds *data.Dataset) (*sampler, error) {
 		return nil, fmt.Errorf("mini-batches: interaction graph of %q: %w", ds.Name, err)
 	}
 	var used expander.Fanout
-	if cfg.MPNN != layers.LocalNone || (exph && cfg.LocalEdges) {
+	if cfg.MPNN.PassesMessages() || (exph && cfg.LocalEdges) {
 		used[expander.EdgeLocal] = -1
 	}
 	if exph && cfg.ExpanderEdges {
@@ -212,7 +234,7 @@ func (m *Model) samplerOf(ds *data.Dataset) (*sampler, error) {
 		}
 	}
 	sp := &sampler{ds: ds, h: h, hops: hops, all: used, attnLocal: exph && cfg.LocalEdges}
-	if cfg.MPNN == layers.LocalGCN {
+	if cfg.MPNN.NormalisesByInDegree() {
 		sp.inDegree = make([]int32, g.NumNodes)
 		for _, v := range g.Dst {
 			sp.inDegree[v]++

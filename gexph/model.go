@@ -271,7 +271,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if m.padding, err = parsePadding(padding); err != nil {
 		return nil, err
 	}
-	if cfg.Attention == layers.GlobalExphormer && cfg.GlobalEdges {
+	if cfg.Attention.Layout() == layers.OverInteractionGraph && cfg.GlobalEdges {
 		m.numVirtual = cfg.VirtualNodes
 	}
 	// Sparse node features whose encoder would gather more values (one row of the
@@ -463,7 +463,7 @@ func (m *Model) nodeEmbeddingDim() int {
 
 // needEdgeStates tells whether the model uses encoded local edge features.
 func (m *Model) needEdgeStates() bool {
-	return m.cfg.MPNN == layers.LocalGatedGCN || m.cfg.MPNN == layers.LocalGINE || (m.cfg.Attention == layers.GlobalExphormer && m.cfg.LocalEdges)
+	return m.cfg.MPNN.UsesEdgeFeatures() || (m.cfg.Attention.Layout() == layers.OverInteractionGraph && m.cfg.LocalEdges)
 }
 
 // gpsConfig returns the layers package's GPS configuration.
@@ -548,21 +548,21 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 		switch {
 		case localIndex == nil:
 			ed.e = localTable
-		case m.cfg.MPNN == layers.LocalGatedGCN || m.cfg.MPNN == layers.LocalGINE:
+		case m.cfg.MPNN.UsesEdgeFeatures():
 			ed.eTable, ed.eIndex = localTable, localIndex
 		}
-		if cfg.Attention == layers.GlobalExphormer {
+		if cfg.Attention.Layout() == layers.OverInteractionGraph {
 			ed.attnTable, ed.attnIndex = layers.MixedEdgeTable(scope.In("interaction_edges"), localTable, localIndex,
 				hSource, numTypes)
 		}
-	} else if cfg.Attention == layers.GlobalExphormer {
+	} else if cfg.Attention.Layout() == layers.OverInteractionGraph {
 		ed.attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
 			Iota(g, shapes.Make(dtypes.Int32, numTypes), 0), numTypes, d, dtype)
 		ed.attnIndex = Neg(AddScalar(hSource, 1))
 	}
 	// The equivariant-stable gates read the squared PE distances across the local edges,
 	// the same in every layer: computed once.
-	if esPE != nil && (cfg.MPNN == layers.LocalGatedGCN || cfg.MPNN == layers.LocalGINE) {
+	if esPE != nil && cfg.MPNN.UsesEdgeFeatures() {
 		ed.peDist = layers.PEDistances(esPE, in.Src, in.Dst)
 	}
 	if nodes && m.numVirtual > 0 {
@@ -578,7 +578,7 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs, weights **Node) (*Node, *Node) {
 	cfg := m.cfg
 	lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, m.gpsConfig()).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
-	if cfg.MPNN != layers.LocalNone {
+	if cfg.MPNN.PassesMessages() {
 		lb.LocalEdges(in.Src, in.Dst, e)
 		if in.InDegree != nil {
 			lb.LocalInDegree(in.InDegree)
@@ -587,8 +587,8 @@ func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*No
 			lb.LocalEdgeTable(ed.eTable, ed.eIndex)
 		}
 	}
-	switch cfg.Attention {
-	case layers.GlobalExphormer:
+	switch cfg.Attention.Layout() {
+	case layers.OverInteractionGraph:
 		src, dst, index := in.HSrc, in.HDst, ed.attnIndex
 		if in.LayerHSrc != nil {
 			ek := in.LayerHSrc.Shape().Dimensions[1]
@@ -600,9 +600,9 @@ func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*No
 		if weights != nil {
 			lb.AttentionWeightsTo(weights)
 		}
-	case layers.GlobalBigBird:
+	case layers.OverPattern:
 		lb.AttentionEdges(in.BBSrc, in.BBDst, nil)
-	case layers.GlobalFull, layers.GlobalPerformer:
+	case layers.OverGraphBlocks:
 		lb.Blocks(in.BlockNodes)
 	}
 	if ed.peDist != nil {

@@ -49,8 +49,8 @@ func (lg *LayerGraphs) check(cfg Config, spec dataSpec) error {
 	switch {
 	case !spec.transductive:
 		return fmt.Errorf("model: per-layer attention graphs need a transductive data set")
-	case cfg.Attention != layers.GlobalExphormer:
-		return fmt.Errorf("model: per-layer attention graphs need attention %q, got %q", layers.GlobalExphormer, cfg.Attention)
+	case cfg.Attention.Layout() != layers.OverInteractionGraph:
+		return fmt.Errorf("model: per-layer attention graphs need attention over the interaction graph (%q), got %q", layers.GlobalExphormer, cfg.Attention)
 	case cfg.BatchNodes > 0:
 		return fmt.Errorf("model: per-layer attention graphs train full-batch (batch_nodes = %d)", cfg.BatchNodes)
 	case lg.H == nil || len(lg.Edges) != cfg.Layers:
@@ -72,7 +72,7 @@ func (lg *LayerGraphs) check(cfg Config, spec dataSpec) error {
 // AttentionScores runs the model in inference mode on the graph of the transductive data
 // set ds and returns every layer's attention weights over its interaction graph.
 func (m *Model) AttentionScores(ds *data.Dataset) (*AttentionScores, error) {
-	if !m.spec.transductive || m.cfg.Attention != layers.GlobalExphormer || m.layerGraphs != nil || m.miniBatch() {
+	if !m.spec.transductive || m.cfg.Attention.Layout() != layers.OverInteractionGraph || m.layerGraphs != nil || m.miniBatch() {
 		return nil, fmt.Errorf("attention scores: need a full-batch Exphormer model of a transductive data set")
 	}
 	b, err := m.transductiveBatch(ds, false)

@@ -24,6 +24,43 @@ func LocalModels() []LocalModel {
 	return []LocalModel{LocalGatedGCN, LocalGINE, LocalGCN, LocalSAGE, LocalGAT, LocalNone}
 }
 
+// localTraits says what a local model needs and supports.
+type localTraits struct {
+	edges, edgeFeatures, edgeStates, inDegrees bool
+}
+
+// traits describes every local model: adding a model is a case here and one in
+// GPSLayerBuilder.Done.
+func (m LocalModel) traits() localTraits {
+	switch m {
+	case LocalGatedGCN:
+		return localTraits{edges: true, edgeFeatures: true, edgeStates: true}
+	case LocalGINE:
+		return localTraits{edges: true, edgeFeatures: true}
+	case LocalGCN:
+		return localTraits{edges: true, inDegrees: true}
+	case LocalSAGE, LocalGAT:
+		return localTraits{edges: true}
+	}
+	return localTraits{}
+}
+
+// PassesMessages tells whether the model passes messages over the local edges (all but
+// LocalNone): a batch must then hold edges.
+func (m LocalModel) PassesMessages() bool { return m.traits().edges }
+
+// UsesEdgeFeatures tells whether the model reads encoded edge features of the local
+// edges (and the squared distances of equivariant-stable positional encodings).
+func (m LocalModel) UsesEdgeFeatures() bool { return m.traits().edgeFeatures }
+
+// KeepsEdgeStates tells whether the model updates per-edge states from layer to layer,
+// which running a model one layer at a time over parts of a graph cannot hold.
+func (m LocalModel) KeepsEdgeStates() bool { return m.traits().edgeStates }
+
+// NormalisesByInDegree tells whether the model divides by the nodes' in-degrees (GCN): a
+// part of a graph must then be given the whole graph's degrees.
+func (m LocalModel) NormalisesByInDegree() bool { return m.traits().inDegrees }
+
 // GlobalModel names the attention of a GPS layer (GPSConfig.Global); the model
 // configuration (gexph.Config.Attention) uses the same values.
 type GlobalModel string
@@ -40,6 +77,49 @@ const (
 // GlobalModels lists the global models.
 func GlobalModels() []GlobalModel {
 	return []GlobalModel{GlobalExphormer, GlobalFull, GlobalPerformer, GlobalBigBird, GlobalNone}
+}
+
+// Attention layouts: what a global model attends over.
+const (
+	// OverNothing: no attention (GlobalNone).
+	OverNothing = iota
+	// OverInteractionGraph: the edges of the interaction graph H, with edge types
+	// (Exphormer).
+	OverInteractionGraph
+	// OverPattern: a sparse pattern of node pairs within each graph (BigBird).
+	OverPattern
+	// OverGraphBlocks: every pair of nodes of each graph, as dense blocks (full
+	// attention, Performer).
+	OverGraphBlocks
+)
+
+// Layout returns what the model attends over (OverNothing, OverInteractionGraph,
+// OverPattern or OverGraphBlocks). Adding a model is a case here and one in
+// GPSLayerBuilder.Done.
+func (g GlobalModel) Layout() int {
+	switch g {
+	case GlobalExphormer:
+		return OverInteractionGraph
+	case GlobalBigBird:
+		return OverPattern
+	case GlobalFull, GlobalPerformer:
+		return OverGraphBlocks
+	}
+	return OverNothing
+}
+
+// Attends tells whether the model attends at all (all but GlobalNone).
+func (g GlobalModel) Attends() bool { return g.Layout() != OverNothing }
+
+// Quadratic tells whether the model holds a score for every pair of nodes of a graph
+// (full attention): its memory grows with the square of the graph's size.
+func (g GlobalModel) Quadratic() bool { return g == GlobalFull }
+
+// RunsOnParts tells whether the model can run one layer at a time on parts of a graph
+// (mini-batches of sampled neighbourhoods, layer-wise inference): attention over the
+// edges of H can, attention over whole graphs cannot.
+func (g GlobalModel) RunsOnParts() bool {
+	return g.Layout() == OverInteractionGraph || g.Layout() == OverNothing
 }
 
 // Norm names the normalisation of a GPS layer (GPSConfig.Norm).
