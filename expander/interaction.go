@@ -197,9 +197,15 @@ func LearnedEdgeType(t EdgeType, virtual int) int32 {
 // nodes per graph: one for expander edges and two per virtual node.
 func NumLearnedEdgeTypes(virtualPerGraph int) int { return 1 + 2*virtualPerGraph }
 
+// LearnedSource is the source code (EdgeSources) of an edge of learned type t (of
+// virtual node virtual for the global types): −1 − LearnedEdgeType(t, virtual). Negative
+// codes are learned types, non-negative ones local edges; layers.LearnedTypeIndex
+// decodes them in a model graph. This pair is the one place the code is written.
+func LearnedSource(t EdgeType, virtual int) int32 { return -1 - LearnedEdgeType(t, virtual) }
+
 // EdgeSources returns, for every edge, where its attention embedding comes from: the
-// input edge it came from (LocalEdge, ≥ 0) for a local edge, or −1 − LearnedEdgeType for
-// the others. These are the source codes of layers.MixedEdgeTable.
+// input edge it came from (LocalEdge, ≥ 0) for a local edge, or LearnedSource for the
+// others. These are the source codes of layers.MixedEdgeTable.
 func (h *Interaction) EdgeSources() ([]int32, error) {
 	out := make([]int32, len(h.Src))
 	for e, t := range h.Type {
@@ -207,7 +213,7 @@ func (h *Interaction) EdgeSources() ([]int32, error) {
 		case EdgeLocal:
 			out[e] = h.LocalEdge[e]
 		case EdgeExpander, EdgeGlobalIn, EdgeGlobalOut:
-			out[e] = -1 - LearnedEdgeType(EdgeType(t), int(h.Virtual[e]))
+			out[e] = LearnedSource(EdgeType(t), int(h.Virtual[e]))
 		default:
 			return nil, fmt.Errorf("expander: interaction edge %d has unknown type %d", e, t)
 		}

@@ -522,7 +522,7 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 			return fmt.Errorf("batch: %w", err)
 		}
 		// Padding edges join the first padding node to itself with the expander type.
-		expanderSource := -1 - expander.LearnedEdgeType(expander.EdgeExpander, 0)
+		expanderSource := expander.LearnedSource(expander.EdgeExpander, 0)
 		if m.layerGraphs != nil {
 			lg := m.layerGraphs.Edges
 			ek := 1

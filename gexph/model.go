@@ -558,7 +558,7 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 	} else if cfg.Attention.Layout() == layers.OverInteractionGraph {
 		ed.attnTable = layers.EdgeTypeEmbedding(scope.In("interaction_edges"),
 			Iota(g, shapes.Make(dtypes.Int32, numTypes), 0), numTypes, d, dtype)
-		ed.attnIndex = Neg(AddScalar(hSource, 1))
+		ed.attnIndex = layers.LearnedTypeIndex(hSource)
 	}
 	// The equivariant-stable gates read the squared PE distances across the local edges,
 	// the same in every layer: computed once.

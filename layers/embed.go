@@ -54,8 +54,13 @@ func MixedEdgeTable(scope *model.Scope, localTable, localIndex, source *Node, nu
 		// Learned types (negative sources) read local edge 0, then are replaced below.
 		local = rows(ConvertDType(localIndex, dtypes.Int32), Max(src, zero))
 	}
-	return table, Where(isLocal, local, Sub(Scalar(g, dtypes.Int32, numLocal-1), src))
+	return table, Where(isLocal, local, AddScalar(LearnedTypeIndex(src), numLocal))
 }
+
+// LearnedTypeIndex decodes the learned edge types of interaction edge source codes
+// (expander.LearnedSource: a code s < 0 is learned type −s − 1): the row of each edge in
+// a table of the learned types alone. Codes ≥ 0 (local edges) give negative rows.
+func LearnedTypeIndex(source *Node) *Node { return Neg(AddScalar(source, 1)) }
 
 // VirtualNodeEmbedding returns the initial states of the virtual nodes,
 // [numGraphs·numVirtual, dim]: row g·numVirtual + t holds the learned state of virtual

@@ -32,6 +32,7 @@ func init() {
 		"GlobalEdges":               reflect.ValueOf(expander.GlobalEdges),
 		"Hamiltonian":               reflect.ValueOf(expander.Hamiltonian),
 		"LearnedEdgeType":           reflect.ValueOf(expander.LearnedEdgeType),
+		"LearnedSource":             reflect.ValueOf(expander.LearnedSource),
 		"MaxVirtualNodes":           reflect.ValueOf(constant.MakeFromLiteral("32768", token.INT, 0)),
 		"NumEdgeTypes":              reflect.ValueOf(constant.MakeFromLiteral("4", token.INT, 0)),
 		"NumLearnedEdgeTypes":       reflect.ValueOf(expander.NumLearnedEdgeTypes),
