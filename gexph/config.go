@@ -209,6 +209,16 @@ type Config struct {
 // Validate checks every field and returns an error naming the first bad one; an unknown
 // option lists the valid choices.
 func (c *Config) Validate() error {
+	for _, check := range []func() error{c.validateChoices, c.validateCounts, c.validateRates, c.validateStructure, c.validateSampling} {
+		if err := check(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// validateChoices checks the string-valued fields against their choices.
+func (c *Config) validateChoices() error {
 	type choice struct {
 		field, value string
 		choices      []string
@@ -227,6 +237,11 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("config: %s: unknown value %q (choices: %s)", ch.field, ch.value, quoteList(ch.choices))
 		}
 	}
+	return nil
+}
+
+// validateCounts checks the fields that count something.
+func (c *Config) validateCounts() error {
 	type positive struct {
 		field string
 		value int
@@ -254,6 +269,11 @@ func (c *Config) Validate() error {
 			return fmt.Errorf("config: %s = %d, want ≥ 0", p.field, p.value)
 		}
 	}
+	return nil
+}
+
+// validateRates checks the real-valued fields and hidden_dim's split into heads.
+func (c *Config) validateRates() error {
 	if c.HiddenDim%c.Heads != 0 {
 		return fmt.Errorf("config: heads = %d does not divide hidden_dim = %d", c.Heads, c.HiddenDim)
 	}
@@ -274,6 +294,12 @@ func (c *Config) Validate() error {
 	if !(c.GradClip >= 0) || math.IsInf(c.GradClip, 0) {
 		return fmt.Errorf("config: grad_clip = %v, want a finite value ≥ 0 (0 disables clipping)", c.GradClip)
 	}
+	return nil
+}
+
+// validateStructure checks that the model's parts fit together: some layer, a non-empty
+// interaction graph, an expander degree, virtual nodes, positional encodings.
+func (c *Config) validateStructure() error {
 	if !c.MPNN.PassesMessages() && !c.Attention.Attends() {
 		return fmt.Errorf("config: mpnn and attention are both %q: the model would have no layers", "none")
 	}
@@ -296,6 +322,11 @@ func (c *Config) Validate() error {
 	if (c.PE == PELap || c.PE == PERWSE) && (c.PEDim < 1 || c.PEDim >= c.HiddenDim) {
 		return fmt.Errorf("config: pe %q needs 1 ≤ pe_dim < hidden_dim = %d, got pe_dim = %d", c.PE, c.HiddenDim, c.PEDim)
 	}
+	return nil
+}
+
+// validateSampling checks the fanout and the mini-batch settings.
+func (c *Config) validateSampling() error {
 	if c.Fanout != "" {
 		// A set fanout is checked whether or not this config samples mini-batches: a
 		// config file or preset holds it for the runs that do.

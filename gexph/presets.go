@@ -39,21 +39,23 @@ func presetTable() map[string]Config {
 		edit(&c)
 		p[name] = c
 	}
-	sbm := func(c *Config) {
-		c.PE, c.PESize = PEESLap, 10
-		c.Dropout, c.AttnDropout = 0, 0.2
-		c.LearningRate = 2e-4
-		c.Metric, c.Loss = MetricWeightedAccuracy, LossWeightedCrossEntropy
-		c.Pooling = layers.PoolSum
-	}
+	addInductivePresets(add)
+	addTransductivePresets(add)
+	addGenericPresets(add)
+	return p
+}
+
+// addInductivePresets adds the presets of the paper's graph-level and inductive
+// node-level tables (Tables 1–3).
+func addInductivePresets(add func(string, func(*Config))) {
 	add("pattern", func(c *Config) {
-		sbm(c)
+		sbmPreset(c)
 		c.Layers, c.HiddenDim, c.Heads = 4, 40, 4
 		c.BatchSize, c.Epochs = 32, 120
 		c.ExpanderDegree, c.VirtualNodes = 14, 4
 	})
 	add("cluster", func(c *Config) {
-		sbm(c)
+		sbmPreset(c)
 		c.Layers, c.HiddenDim, c.Heads = 20, 32, 8
 		c.BatchSize, c.Epochs = 16, 200
 		c.ExpanderDegree, c.VirtualNodes = 6, 3
@@ -111,36 +113,16 @@ func presetTable() map[string]Config {
 		c.VirtualNodes = 6
 		c.Metric, c.Loss = MetricMAE, LossL1
 	})
-	transductive := func(numLayers, hidden, epochs int, dropout, lr float64) func(c *Config) {
-		return func(c *Config) {
-			c.Layers, c.HiddenDim, c.Heads = numLayers, hidden, 2
-			c.Dropout, c.AttnDropout = dropout, dropout
-			c.MPNN = layers.LocalGCN
-			c.BatchSize, c.LearningRate, c.Epochs = 1, lr, epochs
-			c.ExpanderDegree, c.GlobalEdges, c.VirtualNodes = 6, false, 0
-			c.HeadLayers, c.HeadNorm = 2, true
-		}
-	}
-	// The *-ref presets are the reference code's configs/Exphormer/{computer,photo,cs,
-	// physics}.yaml exactly (docs/REFERENCE.md): one pre-message-passing layer, a
-	// single linear head, weight decay 1e-3, no attention dropout (its Exphormer layer
-	// ignores attn_dropout), its clamped attention scores, and the graph as PyTorch
-	// Geometric loads it and the reference adds reverse edges to it: every node, every
-	// edge twice.
-	reference := func(numLayers, hidden, epochs int) func(c *Config) {
-		return func(c *Config) {
-			transductive(numLayers, hidden, epochs, 0.4, 1e-3)(c)
-			c.AttnDropout, c.WeightDecay = 0, 1e-3
-			c.PreMPLayers, c.HeadLayers, c.HeadNorm = 1, 1, false
-			c.AllNodes, c.DoubledEdges = true, true
-			c.ReferenceAttention = true
-		}
-	}
-	add("computers-ref", reference(4, 80, 150))
-	add("photo-ref", reference(4, 64, 100))
-	add("cs-ref", reference(4, 72, 70))
+}
+
+// addTransductivePresets adds the presets of the transductive data sets (Table 4):
+// the paper's, the reference code's (*-ref), the searched ones (*-tuned) and OGB's.
+func addTransductivePresets(add func(string, func(*Config))) {
+	add("computers-ref", referencePreset(4, 80, 150))
+	add("photo-ref", referencePreset(4, 64, 100))
+	add("cs-ref", referencePreset(4, 72, 70))
 	add("physics-ref", func(c *Config) {
-		reference(4, 72, 70)(c)
+		referencePreset(4, 72, 70)(c)
 		c.SelfLoops = true
 	})
 	// The *-tuned presets are the best settings `gexph reproduce -suite search` selected
@@ -154,32 +136,37 @@ func presetTable() map[string]Config {
 	computersTuned := func(c *Config) {
 		c.Attention, c.MPNN, c.LearningRate = layers.GlobalNone, layers.LocalGAT, 1e-3
 	}
-	add("cs-tuned", func(c *Config) { reference(4, 72, 70)(c); csTuned(c) })
-	add("physics-tuned", func(c *Config) { reference(4, 72, 70)(c); c.SelfLoops = true; csTuned(c) })
-	add("computers-tuned", func(c *Config) { reference(4, 80, 150)(c); computersTuned(c) })
-	add("photo-tuned", func(c *Config) { reference(4, 64, 100)(c); computersTuned(c) })
-	add("ogbn-arxiv", transductive(3, 96, 600, 0.3, 0.01))
+	add("cs-tuned", func(c *Config) { referencePreset(4, 72, 70)(c); csTuned(c) })
+	add("physics-tuned", func(c *Config) { referencePreset(4, 72, 70)(c); c.SelfLoops = true; csTuned(c) })
+	add("computers-tuned", func(c *Config) { referencePreset(4, 80, 150)(c); computersTuned(c) })
+	add("photo-tuned", func(c *Config) { referencePreset(4, 64, 100)(c); computersTuned(c) })
+	add("ogbn-arxiv", transductivePreset(3, 96, 600, 0.3, 0.01))
 	// ogbn-products (2.4 M nodes, 62 M edges) trains on mini-batches, as PyG's
 	// NeighborLoader example does: GraphSAGE with Exphormer attention, 1024 seeds per
 	// batch, 15/10/5 local and 2 expander edges per node and layer, exact layer-wise
 	// evaluation, an uncertified expander.
 	add("ogbn-products", func(c *Config) {
-		transductive(3, 128, 20, 0.3, 3e-3)(c)
+		transductivePreset(3, 128, 20, 0.3, 3e-3)(c)
 		c.MPNN, c.WarmupEpochs = layers.LocalSAGE, 1
 		c.BatchNodes, c.Fanout = 1024, "local=15,expander=2/local=10,expander=2/local=5,expander=2"
 		c.ExpanderUncertified = true
 	})
-	add("computers", transductive(4, 80, 150, 0.4, 1e-3))
-	add("photo", transductive(4, 64, 100, 0.4, 1e-3))
-	add("cs", transductive(4, 72, 70, 0.4, 1e-3))
-	add("physics", transductive(4, 72, 70, 0.4, 1e-3))
-	add("cora", transductive(4, 80, 150, 0.4, 1e-3))
-	add("citeseer", transductive(4, 80, 150, 0.4, 1e-3))
+	add("computers", transductivePreset(4, 80, 150, 0.4, 1e-3))
+	add("photo", transductivePreset(4, 64, 100, 0.4, 1e-3))
+	add("cs", transductivePreset(4, 72, 70, 0.4, 1e-3))
+	add("physics", transductivePreset(4, 72, 70, 0.4, 1e-3))
+	add("cora", transductivePreset(4, 80, 150, 0.4, 1e-3))
+	add("citeseer", transductivePreset(4, 80, 150, 0.4, 1e-3))
+}
+
+// addGenericPresets adds the presets that are no data set's: scaling, large, node,
+// graph and demo.
+func addGenericPresets(add func(string, func(*Config))) {
 	// scaling: the scaling suite's model on planted-partition graphs (data.Load's
 	// "planted:N"): the computers architecture (GCN + Exphormer, batch norm, no virtual
 	// nodes) at 2 layers of width 16 with 2 heads, no dropout, no warm-up, 3 epochs.
 	add("scaling", func(c *Config) {
-		transductive(2, 16, 3, 0, 1e-3)(c)
+		transductivePreset(2, 16, 3, 0, 1e-3)(c)
 		c.WarmupEpochs = 0
 	})
 	// large: the scaling model trained on mini-batches (docs/LARGE.md): 1024 seed nodes
@@ -187,7 +174,7 @@ func presetTable() map[string]Config {
 	// evaluation, 2 epochs over at most 200,000 training nodes each, and an uncertified
 	// expander, so that a planted-partition graph of 10⁷ nodes trains in bounded memory.
 	add("large", func(c *Config) {
-		transductive(2, 32, 2, 0, 1e-2)(c)
+		transductivePreset(2, 32, 2, 0, 1e-2)(c)
 		c.WarmupEpochs = 0
 		c.BatchNodes, c.Fanout, c.EvalChunkNodes = 1024, "local=5,expander=2", 65536
 		c.MaxTrain, c.ExpanderUncertified = 200000, true
@@ -197,7 +184,7 @@ func presetTable() map[string]Config {
 	// architecture: GCN + Exphormer, 3 layers of width 64, 100 epochs) and graph-level
 	// tasks (GatedGCN + Exphormer, 4 layers of width 64, mean pooling, 100 epochs). The
 	// command takes "node" for a data set loaded by path.
-	add("node", transductive(3, 64, 100, 0.3, 1e-3))
+	add("node", transductivePreset(3, 64, 100, 0.3, 1e-3))
 	add("graph", func(c *Config) {
 		c.Layers, c.HiddenDim, c.Heads = 4, 64, 4
 		c.Dropout, c.AttnDropout = 0.1, 0.1
@@ -205,7 +192,7 @@ func presetTable() map[string]Config {
 	})
 	// demo: a small PATTERN model on a subset, for a run of a few minutes on a laptop.
 	add("demo", func(c *Config) {
-		sbm(c)
+		sbmPreset(c)
 		c.Layers, c.HiddenDim, c.Heads = 3, 32, 4
 		c.PESize = 8
 		c.AttnDropout = 0
@@ -213,7 +200,43 @@ func presetTable() map[string]Config {
 		c.ExpanderDegree, c.VirtualNodes = 6, 1
 		c.MaxTrain, c.MaxVal, c.MaxTest = 512, 128, 256
 	})
-	return p
+}
+
+// sbmPreset sets what the SBM presets (PATTERN, CLUSTER, the demo) share.
+func sbmPreset(c *Config) {
+	c.PE, c.PESize = PEESLap, 10
+	c.Dropout, c.AttnDropout = 0, 0.2
+	c.LearningRate = 2e-4
+	c.Metric, c.Loss = MetricWeightedAccuracy, LossWeightedCrossEntropy
+	c.Pooling = layers.PoolSum
+}
+
+// transductivePreset is the architecture of the transductive presets (GCN + Exphormer).
+func transductivePreset(numLayers, hidden, epochs int, dropout, lr float64) func(c *Config) {
+	return func(c *Config) {
+		c.Layers, c.HiddenDim, c.Heads = numLayers, hidden, 2
+		c.Dropout, c.AttnDropout = dropout, dropout
+		c.MPNN = layers.LocalGCN
+		c.BatchSize, c.LearningRate, c.Epochs = 1, lr, epochs
+		c.ExpanderDegree, c.GlobalEdges, c.VirtualNodes = 6, false, 0
+		c.HeadLayers, c.HeadNorm = 2, true
+	}
+}
+
+// referencePreset is the reference code's configs/Exphormer/{computer,photo,cs,
+// physics}.yaml exactly, the *-ref presets (docs/REFERENCE.md): one pre-message-passing layer, a
+// single linear head, weight decay 1e-3, no attention dropout (its Exphormer layer
+// ignores attn_dropout), its clamped attention scores, and the graph as PyTorch
+// Geometric loads it and the reference adds reverse edges to it: every node, every
+// edge twice.
+func referencePreset(numLayers, hidden, epochs int) func(c *Config) {
+	return func(c *Config) {
+		transductivePreset(numLayers, hidden, epochs, 0.4, 1e-3)(c)
+		c.AttnDropout, c.WeightDecay = 0, 1e-3
+		c.PreMPLayers, c.HeadLayers, c.HeadNorm = 1, 1, false
+		c.AllNodes, c.DoubledEdges = true, true
+		c.ReferenceAttention = true
+	}
 }
 
 // Preset returns the named preset (see PresetNames). The result is a fresh copy.
