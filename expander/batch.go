@@ -18,6 +18,27 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("expander: empty batch")
 	}
+	h, err := batchLayout(graphs, opts)
+	if err != nil {
+		return nil, err
+	}
+	var parts batchEdges
+	if opts.Local && opts.SymmetrizeLocal {
+		parts.addReverses(graphs)
+	}
+	if opts.Expander {
+		if err := parts.addExpanders(h, graphs, opts); err != nil {
+			return nil, err
+		}
+	}
+	offsets := parts.countInEdges(h, graphs, opts.Local)
+	parts.place(h, graphs, opts.Local, offsets)
+	return h, nil
+}
+
+// batchLayout checks the graphs and lays out the batch's nodes: each graph's real
+// nodes in order, then every graph's virtual nodes.
+func batchLayout(graphs []InputGraph, opts InteractionOptions) (*Interaction, error) {
 	k := 0
 	if opts.Global {
 		k = opts.VirtualNodes
@@ -27,7 +48,7 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 		NumGraphs: numGraphs, VirtualPerGraph: k,
 		NodeOffset: make([]int32, numGraphs+1), EdgeOffset: make([]int32, numGraphs+1),
 	}
-	realNodes, inputEdges, maxN, maxM := 0, 0, 0, 0
+	realNodes, inputEdges := 0, 0
 	for g := range graphs {
 		if err := validateInput(&graphs[g]); err != nil {
 			return nil, fmt.Errorf("expander: graph %d: %w", g, err)
@@ -37,10 +58,8 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 				return nil, fmt.Errorf("expander: graph %d: %w", g, err)
 			}
 		}
-		n, m := graphs[g].NumNodes, len(graphs[g].Src)
-		realNodes += n
-		inputEdges += m
-		maxN, maxM = max(maxN, n), max(maxM, m)
+		realNodes += graphs[g].NumNodes
+		inputEdges += len(graphs[g].Src)
 		if realNodes+numGraphs*k > math.MaxInt32 || inputEdges > math.MaxInt32 {
 			return nil, fmt.Errorf("expander: batch exceeds the int32 index range at graph %d (%d nodes, %d input edges)", g, realNodes, inputEdges)
 		}
@@ -49,60 +68,92 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 	}
 	h.NumReal = realNodes
 	h.NumNodes = realNodes + numGraphs*k
+	return h, nil
+}
 
-	// Added reverses (graph-local input edge indices) and expander edges (batch ids).
-	var rev []int32
-	revOff := make([]int32, numGraphs+1)
-	if opts.Local && opts.SymmetrizeLocal {
-		var s symScratch
-		for g := range graphs {
-			rev = s.appendMissingReverses(rev, &graphs[g])
-			revOff[g+1] = int32(len(rev))
-		}
-	}
-	var expSrc, expDst []int32
-	expOff := make([]int, numGraphs+1)
-	if opts.Expander {
-		h.Certificates = make([]Certificate, numGraphs)
-		var gen generator
-		for g := range graphs {
-			eo := Options{
-				N: graphs[g].NumNodes, D: opts.ExpanderDegree, Algo: opts.ExpanderAlgo,
-				Seed: DeriveSeed(opts.Seed, graphs[g].Seed), Tol: opts.Tol, MaxAttempts: opts.MaxAttempts,
-				Certify: opts.Certify, DedupParallel: opts.DedupParallel,
-				AllowCompleteFallback: opts.AllowCompleteFallback,
-			}
-			var src, dst []int32
-			if useComplete(eo.N, eo.D, eo.AllowCompleteFallback) {
-				src, dst = completeGraph(eo.N)
-				h.Certificates[g] = completeCertificate(&eo)
-			} else {
-				best, cert, err := gen.generate(&eo, false)
-				if err != nil {
-					return nil, fmt.Errorf("expander: graph %d: %w", g, err)
-				}
-				src, dst = best.src, best.dst
-				h.Certificates[g] = cert
-			}
-			off := h.NodeOffset[g]
-			for i := range src {
-				expSrc = append(expSrc, src[i]+off)
-				expDst = append(expDst, dst[i]+off)
-			}
-			expOff[g+1] = len(expSrc)
-		}
-	}
+// batchEdges holds the edges a batch adds to its input edges: the missing reverses of
+// local edges (graph-local input edge indices, graph g's at rev[revOff[g]:revOff[g+1]])
+// and the expander edges (batch node ids, graph g's at expOff[g]:expOff[g+1]).
+type batchEdges struct {
+	rev, revOff    []int32
+	expSrc, expDst []int32
+	expOff         []int
+}
 
-	// Count the edges into every node, then place them (stable counting sort).
+// addReverses finds the reverse of every input edge that lacks one.
+func (b *batchEdges) addReverses(graphs []InputGraph) {
+	b.revOff = make([]int32, len(graphs)+1)
+	var s symScratch
+	for g := range graphs {
+		b.rev = s.appendMissingReverses(b.rev, &graphs[g])
+		b.revOff[g+1] = int32(len(b.rev))
+	}
+}
+
+// addExpanders draws every graph's expander (seeded by the options' seed and the
+// graph's) and records its certificate in h.
+func (b *batchEdges) addExpanders(h *Interaction, graphs []InputGraph, opts InteractionOptions) error {
+	b.expOff = make([]int, len(graphs)+1)
+	h.Certificates = make([]Certificate, len(graphs))
+	var gen generator
+	for g := range graphs {
+		eo := Options{
+			N: graphs[g].NumNodes, D: opts.ExpanderDegree, Algo: opts.ExpanderAlgo,
+			Seed: DeriveSeed(opts.Seed, graphs[g].Seed), Tol: opts.Tol, MaxAttempts: opts.MaxAttempts,
+			Certify: opts.Certify, DedupParallel: opts.DedupParallel,
+			AllowCompleteFallback: opts.AllowCompleteFallback,
+		}
+		var src, dst []int32
+		if useComplete(eo.N, eo.D, eo.AllowCompleteFallback) {
+			src, dst = completeGraph(eo.N)
+			h.Certificates[g] = completeCertificate(&eo)
+		} else {
+			best, cert, err := gen.generate(&eo, false)
+			if err != nil {
+				return fmt.Errorf("expander: graph %d: %w", g, err)
+			}
+			src, dst = best.src, best.dst
+			h.Certificates[g] = cert
+		}
+		off := h.NodeOffset[g]
+		for i := range src {
+			b.expSrc = append(b.expSrc, src[i]+off)
+			b.expDst = append(b.expDst, dst[i]+off)
+		}
+		b.expOff[g+1] = len(b.expSrc)
+	}
+	return nil
+}
+
+// reverses returns graph g's missing reverses (none when there are none to add).
+func (b *batchEdges) reverses(g int) []int32 {
+	if b.revOff == nil {
+		return nil
+	}
+	return b.rev[b.revOff[g]:b.revOff[g+1]]
+}
+
+// expanderEdges returns the range of graph g's expander edges.
+func (b *batchEdges) expanderEdges(g int) (from, to int) {
+	if b.expOff == nil {
+		return 0, 0
+	}
+	return b.expOff[g], b.expOff[g+1]
+}
+
+// countInEdges returns the offsets of every node's incoming edges: node v's edges will
+// be v's slots offsets[v]:offsets[v+1] (a counting sort by destination).
+func (b *batchEdges) countInEdges(h *Interaction, graphs []InputGraph, local bool) []int64 {
+	k := h.VirtualPerGraph
 	offsets := make([]int64, h.NumNodes+1)
 	for g := range graphs {
 		in := &graphs[g]
 		off := h.NodeOffset[g]
-		if opts.Local {
+		if local {
 			for _, v := range in.Dst {
 				offsets[int(v+off)+1]++
 			}
-			for _, e := range rev[revOff[g]:revOff[g+1]] {
+			for _, e := range b.reverses(g) {
 				offsets[int(in.Src[e]+off)+1]++
 			}
 		}
@@ -115,13 +166,19 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 			}
 		}
 	}
-	for i := range expSrc {
-		offsets[int(expSrc[i])+1]++
-		offsets[int(expDst[i])+1]++
+	for i := range b.expSrc {
+		offsets[int(b.expSrc[i])+1]++
+		offsets[int(b.expDst[i])+1]++
 	}
 	for v := 1; v <= h.NumNodes; v++ {
 		offsets[v] += offsets[v-1]
 	}
+	return offsets
+}
+
+// place puts every edge into its destination's slots (stably, graph by graph: local
+// edges, their reverses, expander edges, virtual-node edges) and fills h's edge arrays.
+func (b *batchEdges) place(h *Interaction, graphs []InputGraph, local bool, offsets []int64) {
 	total := offsets[h.NumNodes]
 	f := filler{
 		next: make([]int64, h.NumNodes),
@@ -136,19 +193,20 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 		for v := off; v < h.NodeOffset[g+1]; v++ {
 			h.GraphOf[v] = int32(g)
 		}
-		if opts.Local {
+		if local {
 			for e := range in.Src {
 				f.put(in.Src[e]+off, in.Dst[e]+off, EdgeLocal, -1, eoff+int32(e))
 			}
-			for _, e := range rev[revOff[g]:revOff[g+1]] {
+			for _, e := range b.reverses(g) {
 				f.put(in.Dst[e]+off, in.Src[e]+off, EdgeLocal, -1, eoff+e)
 			}
 		}
-		for i := expOff[g]; i < expOff[g+1]; i++ {
-			f.put(expSrc[i], expDst[i], EdgeExpander, -1, -1)
-			f.put(expDst[i], expSrc[i], EdgeExpander, -1, -1)
+		from, to := b.expanderEdges(g)
+		for i := from; i < to; i++ {
+			f.put(b.expSrc[i], b.expDst[i], EdgeExpander, -1, -1)
+			f.put(b.expDst[i], b.expSrc[i], EdgeExpander, -1, -1)
 		}
-		for t := range k {
+		for t := range h.VirtualPerGraph {
 			vt := h.VirtualNode(g, t)
 			h.GraphOf[vt] = int32(g)
 			for v := off; v < h.NodeOffset[g+1]; v++ {
@@ -160,7 +218,6 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 		}
 	}
 	h.Src, h.Dst, h.Type, h.Virtual, h.LocalEdge, h.Offsets = f.src, f.dst, f.typ, f.virtual, f.local, offsets
-	return h, nil
 }
 
 // validateInput checks one input graph's node count and edge indices.
