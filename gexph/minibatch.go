@@ -263,81 +263,18 @@ func (sp *sampler) sample(seeds []int, seed, stream uint64) (*expander.Sample, e
 // size. It also returns each sampled node's row in the batch's node
 // states (real nodes, then padding, then the virtual nodes).
 func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, chunk bool) (*Batch, []int32, error) {
-	h, g := sp.h, &sp.ds.Graphs[0]
-	nReal := int32(h.NumReal)
-	rowOf := make([]int32, len(s.Nodes))
-	var realNodes []int32
-	for i, v := range s.Nodes {
-		if v < nReal {
-			rowOf[i] = int32(len(realNodes))
-			realNodes = append(realNodes, v)
-		}
-	}
+	nReal := int32(sp.h.NumReal)
+	rowOf, realNodes := sampleRows(s, nReal)
 	nr := int32(len(realNodes))
-	for i, v := range s.Nodes {
-		if v >= nReal {
-			rowOf[i] = nr + v - nReal // The graph's t-th virtual node: sub-graph id nr + t.
-		}
+	se := sp.sampledEdges(s, rowOf, nr)
+	ds, err := sp.sampledDataset(realNodes, se)
+	if err != nil {
+		return nil, nil, err
 	}
-	// The local edge list holds each input edge that a sampled local edge came from once
-	// (its features feed both models); the local model reads it only where the input
-	// orientation itself was sampled (an added reverse is attention's alone).
-	localPos := map[int32]int32{}
-	var local []int32
-	var subSrc, subDst []int32
-	var sampledAsInput []bool
-	sub := &expander.Interaction{NumReal: int(nr), NumNodes: int(nr) + h.VirtualPerGraph, NumGraphs: 1,
-		VirtualPerGraph: h.VirtualPerGraph, NodeOffset: []int32{0, nr}}
-	for i, e := range s.Edge {
-		t := expander.EdgeType(h.Type[e])
-		src, dst := rowOf[s.Src[i]], rowOf[s.Dst[i]]
-		localEdge := int32(-1)
-		if t == expander.EdgeLocal {
-			k := h.LocalEdge[e]
-			pos, ok := localPos[k]
-			if !ok {
-				pos = int32(len(local))
-				localPos[k] = pos
-				local = append(local, k)
-				subSrc, subDst, sampledAsInput = append(subSrc, 0), append(subDst, 0), append(sampledAsInput, false)
-			}
-			if h.Src[e] == g.Src[k] && h.Dst[e] == g.Dst[k] {
-				subSrc[pos], subDst[pos], sampledAsInput[pos] = src, dst, true
-			}
-			if !sp.attnLocal {
-				continue
-			}
-			localEdge = pos
-		}
-		sub.Src, sub.Dst = append(sub.Src, src), append(sub.Dst, dst)
-		sub.Type, sub.Virtual, sub.LocalEdge = append(sub.Type, uint8(t)), append(sub.Virtual, h.Virtual[e]), append(sub.LocalEdge, localEdge)
-	}
-	sub.EdgeOffset = []int32{0, int32(len(local))}
-	sub.GraphOf = make([]int32, sub.NumNodes)
-
-	sg := data.Graph{NumNodes: int(nr), Src: subSrc, Dst: subDst}
-	var err error
-	if sg.Node, err = g.Node.SelectRows(realNodes); err != nil {
-		return nil, nil, fmt.Errorf("mini-batch: node features: %w", err)
-	}
-	if sg.Edge, err = g.Edge.SelectRows(local); err != nil {
-		return nil, nil, fmt.Errorf("mini-batch: edge features: %w", err)
-	}
-	if g.NodeLabels != nil {
-		sg.NodeLabels = make([]int32, nr)
-		for i, v := range realNodes {
-			sg.NodeLabels[i] = g.NodeLabels[v]
-		}
-	}
-	ds := &data.Dataset{Name: sp.ds.Name, Task: sp.ds.Task, NumClasses: sp.ds.NumClasses, Transductive: true, Graphs: []data.Graph{sg}}
 	var lossNodes []int
 	if loss {
-		lossNodes = make([]int, s.NumSeeds)
-		for i := range lossNodes {
-			if s.Nodes[i] >= nReal {
-				return nil, nil, fmt.Errorf("mini-batch: seed %d is a virtual node", s.Nodes[i])
-			}
-			lossNodes[i] = int(rowOf[i])
+		if lossNodes, err = seedRows(s, rowOf, nReal); err != nil {
+			return nil, nil, err
 		}
 	}
 	// Sampled batches are always padded: they differ in size (padded to powers of two
@@ -350,7 +287,7 @@ func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, chunk bool) (
 	case padding == nil:
 		padding = bucketing.Pow2()
 	}
-	b, err := m.buildBatch(ds, []int{0}, lossNodes, sub, padding)
+	b, err := m.buildBatch(ds, []int{0}, lossNodes, se.sub, padding)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -360,26 +297,138 @@ func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, chunk bool) (
 			rowOf[i] += int32(b.PadNodes) - nr
 		}
 	}
-	// Input edges sampled only as added reverses join the padding node to itself for the
-	// local model.
+	se.maskReverses(b)
+	sp.setInDegrees(b, realNodes)
+	return b, rowOf, nil
+}
+
+// sampleRows numbers a sample's nodes as its sub-graph's rows: the real nodes first, in
+// sample order (realNodes lists them), then the graph's t-th virtual node as row
+// len(realNodes) + t.
+func sampleRows(s *expander.Sample, nReal int32) (rowOf, realNodes []int32) {
+	rowOf = make([]int32, len(s.Nodes))
+	for i, v := range s.Nodes {
+		if v < nReal {
+			rowOf[i] = int32(len(realNodes))
+			realNodes = append(realNodes, v)
+		}
+	}
+	nr := int32(len(realNodes))
+	for i, v := range s.Nodes {
+		if v >= nReal {
+			rowOf[i] = nr + v - nReal
+		}
+	}
+	return rowOf, realNodes
+}
+
+// sampledEdges are a sample's edges in sub-graph rows: the interaction graph sub and the
+// local edge list. The local edge list holds each input edge that a sampled local edge
+// came from once (its features feed both models); the local model reads it only where
+// the input orientation itself was sampled (sampledAsInput; an added reverse is
+// attention's alone).
+type sampledEdges struct {
+	sub            *expander.Interaction
+	local          []int32
+	src, dst       []int32
+	sampledAsInput []bool
+}
+
+// sampledEdges collects the sample's edges.
+func (sp *sampler) sampledEdges(s *expander.Sample, rowOf []int32, nr int32) *sampledEdges {
+	h, g := sp.h, &sp.ds.Graphs[0]
+	localPos := map[int32]int32{}
+	se := &sampledEdges{sub: &expander.Interaction{NumReal: int(nr), NumNodes: int(nr) + h.VirtualPerGraph, NumGraphs: 1,
+		VirtualPerGraph: h.VirtualPerGraph, NodeOffset: []int32{0, nr}}}
+	sub := se.sub
+	for i, e := range s.Edge {
+		t := expander.EdgeType(h.Type[e])
+		src, dst := rowOf[s.Src[i]], rowOf[s.Dst[i]]
+		localEdge := int32(-1)
+		if t == expander.EdgeLocal {
+			k := h.LocalEdge[e]
+			pos, ok := localPos[k]
+			if !ok {
+				pos = int32(len(se.local))
+				localPos[k] = pos
+				se.local = append(se.local, k)
+				se.src, se.dst, se.sampledAsInput = append(se.src, 0), append(se.dst, 0), append(se.sampledAsInput, false)
+			}
+			if h.Src[e] == g.Src[k] && h.Dst[e] == g.Dst[k] {
+				se.src[pos], se.dst[pos], se.sampledAsInput[pos] = src, dst, true
+			}
+			if !sp.attnLocal {
+				continue
+			}
+			localEdge = pos
+		}
+		sub.Src, sub.Dst = append(sub.Src, src), append(sub.Dst, dst)
+		sub.Type, sub.Virtual, sub.LocalEdge = append(sub.Type, uint8(t)), append(sub.Virtual, h.Virtual[e]), append(sub.LocalEdge, localEdge)
+	}
+	sub.EdgeOffset = []int32{0, int32(len(se.local))}
+	sub.GraphOf = make([]int32, sub.NumNodes)
+	return se
+}
+
+// maskReverses joins the padding node to itself, for the local model, at the input
+// edges sampled only as added reverses.
+func (se *sampledEdges) maskReverses(b *Batch) {
 	pad := int32(b.NumNodes)
-	for pos, ok := range sampledAsInput {
+	for pos, ok := range se.sampledAsInput {
 		if !ok {
 			b.Inputs.Src.I32[pos], b.Inputs.Dst.I32[pos], b.Inputs.EdgeMask.F32[pos] = pad, pad, 0
 		}
 	}
-	if sp.inDegree != nil {
-		// The whole graph's degrees, in training too: the sampled ones (PyG's
-		// NeighborLoader) give a node of the last hop degree 0, so its messages weigh
-		// √(degree + 1) times what they weigh in inference; on a 10⁵-node planted graph
-		// that cost 2.3 points of validation accuracy (81.8 against 84.1 %).
-		deg := make([]float32, len(b.Inputs.NormMask.F32))
-		for i, v := range realNodes {
-			deg[i] = float32(sp.inDegree[v])
-		}
-		b.Inputs.InDegree = f32Array(deg, len(deg))
+}
+
+// sampledDataset is the one-graph data set of a sample: its real nodes' features and
+// labels and its local edges' features.
+func (sp *sampler) sampledDataset(realNodes []int32, se *sampledEdges) (*data.Dataset, error) {
+	g := &sp.ds.Graphs[0]
+	nr := len(realNodes)
+	sg := data.Graph{NumNodes: nr, Src: se.src, Dst: se.dst}
+	var err error
+	if sg.Node, err = g.Node.SelectRows(realNodes); err != nil {
+		return nil, fmt.Errorf("mini-batch: node features: %w", err)
 	}
-	return b, rowOf, nil
+	if sg.Edge, err = g.Edge.SelectRows(se.local); err != nil {
+		return nil, fmt.Errorf("mini-batch: edge features: %w", err)
+	}
+	if g.NodeLabels != nil {
+		sg.NodeLabels = make([]int32, nr)
+		for i, v := range realNodes {
+			sg.NodeLabels[i] = g.NodeLabels[v]
+		}
+	}
+	return &data.Dataset{Name: sp.ds.Name, Task: sp.ds.Task, NumClasses: sp.ds.NumClasses, Transductive: true, Graphs: []data.Graph{sg}}, nil
+}
+
+// seedRows returns the rows of the sample's seeds, which carry the loss.
+func seedRows(s *expander.Sample, rowOf []int32, nReal int32) ([]int, error) {
+	rows := make([]int, s.NumSeeds)
+	for i := range rows {
+		if s.Nodes[i] >= nReal {
+			return nil, fmt.Errorf("mini-batch: seed %d is a virtual node", s.Nodes[i])
+		}
+		rows[i] = int(rowOf[i])
+	}
+	return rows, nil
+}
+
+// setInDegrees gives a batch of a GCN model the whole graph's in-degrees of its real
+// nodes, in training too: the sampled ones (PyG's NeighborLoader) give a node of the
+// last hop degree 0, so its messages weigh √(degree + 1) times what they weigh in
+// inference; on a 10⁵-node planted graph that cost 2.3 points of validation accuracy
+// (81.8 against 84.1 %).
+func (sp *sampler) setInDegrees(b *Batch, realNodes []int32) {
+	if sp.inDegree == nil {
+		return
+	}
+	deg := make([]float32, len(b.Inputs.NormMask.F32))
+	for i, v := range realNodes {
+		deg[i] = float32(sp.inDegree[v])
+	}
+	b.Inputs.InDegree = f32Array(deg, len(deg))
 }
 
 // chunkPadding pads the chunks of layer-wise inference: to powers of 1.125, about 6 %
