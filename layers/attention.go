@@ -278,23 +278,31 @@ type edgeChunk struct {
 // the [E, H] scores and weights are computed for all edges at once, and the chunks'
 // scatters accumulate into one node tensor. The result is the same.
 func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src, dst *Node, opt sparseAttentionOptions) (out, weights *Node) {
-	g := q.Graph()
-	dtype := q.DType()
-	n := dim(q, 0)
-	h := opt.numHeads
-	dh := dim(q, 1) / h
 	e := dim(src, 0)
 	numChunks := 1
 	if opt.chunkBytes > 0 {
-		numChunks = max(1, min(e, (e*dim(q, 1)*dtype.Size()+opt.chunkBytes-1)/opt.chunkBytes))
+		numChunks = max(1, min(e, (e*dim(q, 1)*q.DType().Size()+opt.chunkBytes-1)/opt.chunkBytes))
 	}
 	if numChunks > 1 {
 		opt.recompute = true
 	}
-	a := &attentionState{opt: opt, n: n, h: h, dh: dh,
+	a := &attentionState{opt: opt, n: dim(q, 0), h: opt.numHeads, dh: dim(q, 1) / opt.numHeads,
 		srcIdx: InsertAxes(src, -1), dstIdx: InsertAxes(dst, -1)}
+	ep, qeIdx := a.routeInputs(q, k, v, edge, dst)
+	a.splitChunks(e, numChunks, qeIdx, ep)
+	a.forwardScores()
+	a.normalise(scope)
+	out = captureAdjoint(a.aggregate(), &a.adjoint)
+	if opt.wantWeights {
+		weights = StopGradient(a.alpha)
+	}
+	return out, weights
+}
 
-	// Inputs routed through identities that carry the hand-written gradients.
+// routeInputs routes the inputs through identities that carry the hand-written
+// gradients, and returns the per-edge projections [E, H, d_h] (per-edge mode) or the
+// index of each edge's row of qe, dst·T + type (table mode).
+func (a *attentionState) routeInputs(q, k, v *Node, edge edgeProjection, dst *Node) (ep, qeIdx *Node) {
 	inputGrad := func(grad **Node) func(x, v *Node) *Node {
 		return func(_, v *Node) *Node {
 			if !a.backward() {
@@ -306,7 +314,7 @@ func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src
 	a.q = IdentityWithCustomGradient(q, inputGrad(&a.gradQ))
 	a.k = IdentityWithCustomGradient(k, inputGrad(&a.gradK))
 	a.v = IdentityWithCustomGradient(v, inputGrad(&a.gradV))
-	var ep, qeIdx *Node
+	n, h, dh := a.n, a.h, a.dh
 	switch {
 	case edge.perEdge != nil:
 		// Reshaped once: a reshape whose input has other uses copies it.
@@ -319,6 +327,12 @@ func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src
 		a.qe = Reshape(qe, n*a.numTypes, h, dh)
 		qeIdx = InsertAxes(Add(MulScalar(ConvertDType(dst, dtypes.Int32), float64(a.numTypes)), edge.index), -1)
 	}
+	return ep, qeIdx
+}
+
+// splitChunks cuts the e edges into numChunks consecutive chunks of the edge-indexed
+// inputs.
+func (a *attentionState) splitChunks(e, numChunks int, qeIdx, ep *Node) {
 	size := (e + numChunks - 1) / numChunks
 	for lo := 0; lo < e || lo == 0; lo += size {
 		hi := min(e, lo+size)
@@ -337,35 +351,42 @@ func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src
 			break
 		}
 	}
+}
 
-	// Scores s_e = Σ_d k_src·q_dst·ep, [E, H].
+// forwardScores computes the scores s_e = Σ_d k_src·q_dst·ep, [E, H], chunk by chunk.
+func (a *attentionState) forwardScores() {
 	var prev *Node // Orders each chunk after the previous one (chunks > 1).
 	scores := make([]*Node, len(a.chunks))
 	for i, c := range a.chunks {
 		qDst, kSrc := a.gatherQ(c, prev), a.gatherK(c, prev)
 		kq := a.keyFactor(c, qDst)
-		if !opt.recompute {
+		if !a.opt.recompute {
 			// q_dst ⊙ ep is not kept: one product recomputes it from the kept factors.
 			c.qDst, c.kSrc = qDst, kSrc
 		}
 		scores[i] = ReduceSum(Mul(kSrc, kq), -1)
-		if numChunks > 1 {
+		if len(a.chunks) > 1 {
 			prev = scores[i]
 		}
 	}
 	a.score = a.joinEdges(scores)
+}
 
-	// Normalised weights α [E, H].
+// normalise computes the attention weights α [E, H] from the scores: a stable softmax
+// over each node's incoming edges (or the reference's clamped exponential), then
+// attention dropout in training.
+func (a *attentionState) normalise(scope *model.Scope) {
+	g, dtype, opt := a.score.Graph(), a.score.DType(), a.opt
 	var w, den *Node
 	if opt.reference {
 		w = Exp(ClipScalar(a.score, -5, 5))
-		den = AddScalar(ScatterSum(Zeros(g, shapes.Make(dtype, n, h)), a.dstIdx, w, opt.sorted, false), 1e-6)
+		den = AddScalar(ScatterSum(Zeros(g, shapes.Make(dtype, a.n, a.h)), a.dstIdx, w, opt.sorted, false), 1e-6)
 	} else {
 		// The maximum only shifts the softmax; it needs no gradient.
-		negInf := BroadcastToDims(Infinity(g, dtype, -1), n, h)
+		negInf := BroadcastToDims(Infinity(g, dtype, -1), a.n, a.h)
 		maxScore := ScatterMax(negInf, a.dstIdx, StopGradient(a.score), opt.sorted, false)
 		w = Exp(Sub(a.score, Gather(maxScore, a.dstIdx, opt.sorted)))
-		den = safeDenominator(ScatterSum(Zeros(g, shapes.Make(dtype, n, h)), a.dstIdx, w, opt.sorted, false))
+		den = safeDenominator(ScatterSum(Zeros(g, shapes.Make(dtype, a.n, a.h)), a.dstIdx, w, opt.sorted, false))
 	}
 	a.alpha = Div(w, Gather(den, a.dstIdx, opt.sorted))
 	a.alphaKept = a.alpha
@@ -375,25 +396,24 @@ func sparseAttention(scope *model.Scope, q, k, v *Node, edge edgeProjection, src
 			ZerosLike(a.alpha), Scalar(g, dtype, 1/(1-opt.dropoutRate)))
 		a.alphaKept = Mul(a.alpha, a.keep)
 	}
+}
 
-	out = Zeros(g, shapes.Make(dtype, n, h, dh))
-	prev = nil
+// aggregate sums the weighted values α·v_src into each destination, [N, H, d_h].
+func (a *attentionState) aggregate() *Node {
+	out := Zeros(a.q.Graph(), shapes.Make(a.q.DType(), a.n, a.h, a.dh))
+	var prev *Node
 	for _, c := range a.chunks {
 		vSrc := a.gatherV(c, prev)
-		if !opt.recompute {
+		if !a.opt.recompute {
 			c.vSrc = vSrc
 		}
 		msg := Mul(vSrc, InsertAxes(a.edgesOf(a.alphaKept, c), -1))
-		out = ScatterSum(out, c.dstIdx, msg, opt.sorted, false)
-		if numChunks > 1 {
+		out = ScatterSum(out, c.dstIdx, msg, a.opt.sorted, false)
+		if len(a.chunks) > 1 {
 			prev = out
 		}
 	}
-	out = captureAdjoint(out, &a.adjoint)
-	if opt.wantWeights {
-		weights = StopGradient(a.alpha)
-	}
-	return out, weights
+	return out
 }
 
 // attentionState holds the forward values of sparseAttention that its gradient uses.
@@ -515,26 +535,35 @@ func (a *attentionState) backward() bool {
 	a.gradsFor = a.adjoint
 	a.inBackward, a.qeBack = true, nil
 	defer func() { a.inBackward = false }()
-	opt := a.opt
-	g := a.adjoint.Graph()
-	dtype := a.adjoint.DType()
-	trigger := func(x *Node) *Node {
-		if opt.recompute {
-			return x
-		}
-		return nil
-	}
-	nodeZeros := func(rows int) *Node { return Zeros(g, shapes.Make(dtype, rows, a.h, a.dh)) }
+	gAlpha := a.backwardValues()
+	a.backwardKeysQueries(a.backwardSoftmax(gAlpha))
+	return true
+}
 
-	// Values.
-	gradV := nodeZeros(a.n)
+// trigger orders a recomputed gather after x (with recompute; nil otherwise).
+func (a *attentionState) trigger(x *Node) *Node {
+	if a.opt.recompute {
+		return x
+	}
+	return nil
+}
+
+// nodeZeros is a zero [rows, H, d_h] accumulator.
+func (a *attentionState) nodeZeros(rows int) *Node {
+	return Zeros(a.adjoint.Graph(), shapes.Make(a.adjoint.DType(), rows, a.h, a.dh))
+}
+
+// backwardValues sets the values' gradient and returns the gradient of the weights α
+// [E, H] (through the dropout multiplier).
+func (a *attentionState) backwardValues() *Node {
+	gradV := a.nodeZeros(a.n)
 	gAlphas := make([]*Node, len(a.chunks))
 	var prev *Node // The previous chunk's last value (nil for the first).
 	for i, c := range a.chunks {
-		gOut := gatherAfter(a.adjoint, c.dstIdx, prev, opt.sorted) // [e_c, H, d_h]
+		gOut := gatherAfter(a.adjoint, c.dstIdx, prev, a.opt.sorted) // [e_c, H, d_h]
 		vSrc := c.vSrc
 		if vSrc == nil {
-			vSrc = a.gatherV(c, trigger(cmp.Or(prev, a.adjoint)))
+			vSrc = a.gatherV(c, a.trigger(cmp.Or(prev, a.adjoint)))
 		}
 		gAlphas[i] = ReduceSum(Mul(gOut, vSrc), -1) // [e_c, H]
 		gradV = ScatterSum(gradV, c.srcIdx, Mul(gOut, InsertAxes(a.edgesOf(a.alphaKept, c), -1)), false, false)
@@ -545,37 +574,44 @@ func (a *attentionState) backward() bool {
 	if a.keep != nil {
 		gAlpha = Mul(gAlpha, a.keep)
 	}
+	return gAlpha
+}
 
-	// Softmax.
+// backwardSoftmax returns the gradient of the scores [E, H, 1] from that of α.
+func (a *attentionState) backwardSoftmax(gAlpha *Node) *Node {
+	g, dtype, opt := gAlpha.Graph(), gAlpha.DType(), a.opt
 	centre := ScatterSum(Zeros(g, shapes.Make(dtype, a.n, a.h)), a.dstIdx, Mul(a.alpha, gAlpha), opt.sorted, false)
 	gScore := Mul(a.alpha, Sub(gAlpha, Gather(centre, a.dstIdx, opt.sorted)))
 	if opt.reference {
 		inside := And(GreaterThan(a.score, Scalar(g, dtype, -5)), LessThan(a.score, Scalar(g, dtype, 5)))
 		gScore = Mul(gScore, ConvertDType(inside, dtype))
 	}
-	gScore = InsertAxes(gScore, -1) // [E, H, 1]
+	return InsertAxes(gScore, -1)
+}
 
-	// Keys, queries and edge projections.
-	gradK := nodeZeros(a.n)
+// backwardKeysQueries sets the gradients of the keys, the queries and the edge
+// projections from that of the scores gScore [E, H, 1].
+func (a *attentionState) backwardKeysQueries(gScore *Node) {
+	gradK := a.nodeZeros(a.n)
 	var gradQ, gQE *Node
 	switch {
 	case a.qe != nil:
-		gQE = nodeZeros(a.n * a.numTypes)
+		gQE = a.nodeZeros(a.n * a.numTypes)
 	default:
-		gradQ = nodeZeros(a.n)
+		gradQ = a.nodeZeros(a.n)
 	}
 	var gradEPs []*Node
-	prev = gScore
+	prev := gScore
 	for _, c := range a.chunks {
 		gS := a.edgesOf(gScore, c)
 		qDst := c.qDst
 		if qDst == nil {
-			qDst = a.gatherQ(c, trigger(prev))
+			qDst = a.gatherQ(c, a.trigger(prev))
 		}
 		gradK = ScatterSum(gradK, c.srcIdx, Mul(a.keyFactor(c, qDst), gS), false, false)
 		kSrc := c.kSrc
 		if kSrc == nil {
-			kSrc = a.gatherK(c, trigger(gradK))
+			kSrc = a.gatherK(c, a.trigger(gradK))
 		}
 		gKQ := Mul(kSrc, gS) // Gradient of q_dst ⊙ ep.
 		switch {
@@ -584,10 +620,10 @@ func (a *attentionState) backward() bool {
 			gQE = ScatterSum(gQE, c.qeIdx, gKQ, false, false)
 			prev = gQE
 		case c.ep == nil:
-			gradQ = ScatterSum(gradQ, c.dstIdx, gKQ, opt.sorted, false)
+			gradQ = ScatterSum(gradQ, c.dstIdx, gKQ, a.opt.sorted, false)
 			prev = gradQ
 		default:
-			gradQ = ScatterSum(gradQ, c.dstIdx, Mul(gKQ, c.ep), opt.sorted, false)
+			gradQ = ScatterSum(gradQ, c.dstIdx, Mul(gKQ, c.ep), a.opt.sorted, false)
 			gradEPs = append(gradEPs, Mul(gKQ, qDst))
 			prev = gradQ
 		}
@@ -605,5 +641,4 @@ func (a *attentionState) backward() bool {
 			a.gradEP = Reshape(a.joinEdges(gradEPs), -1, a.h*a.dh)
 		}
 	}
-	return true
 }
