@@ -221,6 +221,35 @@ func (h *Interaction) EdgeSources() ([]int32, error) {
 	return out, nil
 }
 
+// PaddingEdge is the edge that pads an interaction graph's edge lists: it joins the
+// first padding row (row NumReal, the first past the real nodes, in a layout of
+// PaddedEndpoints with realSlots > NumReal) to itself, with the expander edges' source
+// code (LearnedSource).
+func (h *Interaction) PaddingEdge() (src, dst, source int32) {
+	pad := int32(h.NumReal)
+	return pad, pad, LearnedSource(EdgeExpander, 0)
+}
+
+// PaddedEdges returns the edges' endpoints in the layout of PaddedEndpoints(realSlots)
+// and their source codes (EdgeSources), followed by padding edges (PaddingEdge) up to
+// numEdges edges.
+func (h *Interaction) PaddedEdges(realSlots, numEdges int) (src, dst, source []int32, err error) {
+	if numEdges < len(h.Src) {
+		return nil, nil, nil, fmt.Errorf("expander: %d edge slots for %d edges", numEdges, len(h.Src))
+	}
+	if src, dst, err = h.PaddedEndpoints(realSlots); err != nil {
+		return nil, nil, nil, err
+	}
+	if source, err = h.EdgeSources(); err != nil {
+		return nil, nil, nil, err
+	}
+	ps, pd, pc := h.PaddingEdge()
+	for len(src) < numEdges {
+		src, dst, source = append(src, ps), append(dst, pd), append(source, pc)
+	}
+	return src, dst, source, nil
+}
+
 // PaddedEndpoints returns the edges' endpoints for a node layout in which the real
 // nodes take the first realSlots rows (realSlots ≥ NumReal: rows past NumReal are
 // padding) and the virtual nodes follow: graph g's t-th virtual node at row

@@ -396,3 +396,35 @@ func TestInteractionErrors(t *testing.T) {
 		t.Error("EdgeType names")
 	}
 }
+
+// TestPaddedEdgesPadWithTheFirstPaddingRow checks the padded edge lists: the edges'
+// shifted endpoints and source codes first, then padding edges that join the first
+// padding row to itself with the expander type's code; too few slots is an error.
+func TestPaddedEdgesPadWithTheFirstPaddingRow(t *testing.T) {
+	opts := DefaultInteractionOptions()
+	opts.ExpanderDegree, opts.VirtualNodes = 2, 1
+	h, err := BuildBatch([]InputGraph{{NumNodes: 5, Src: []int32{0, 1}, Dst: []int32{1, 2}, Seed: 1}}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.NumEdges()
+	src, dst, source, err := h.PaddedEdges(8, m+3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ends, ende, _ := h.PaddedEndpoints(8)
+	codes, _ := h.EdgeSources()
+	for e := range m {
+		if src[e] != ends[e] || dst[e] != ende[e] || source[e] != codes[e] {
+			t.Fatalf("edge %d: (%d, %d, %d), want (%d, %d, %d)", e, src[e], dst[e], source[e], ends[e], ende[e], codes[e])
+		}
+	}
+	for e := m; e < m+3; e++ {
+		if src[e] != 5 || dst[e] != 5 || source[e] != LearnedSource(EdgeExpander, 0) {
+			t.Errorf("padding edge %d: (%d, %d, %d), want (5, 5, %d)", e, src[e], dst[e], source[e], LearnedSource(EdgeExpander, 0))
+		}
+	}
+	if _, _, _, err := h.PaddedEdges(8, m-1); err == nil {
+		t.Error("fewer edge slots than edges gave no error")
+	}
+}

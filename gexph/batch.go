@@ -505,6 +505,32 @@ func (m *Model) addLocalEdges(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 	}
 }
 
+// addLayerGraphs adds Spexphormer's per-layer edge lists (ModelOptions.LayerGraphs):
+// row l holds layer l's edges of H (endpoints and source codes as padded by
+// PaddedEdges), padded to one length with padding edges.
+func (m *Model) addLayerGraphs(h *expander.Interaction, src, dst, source []int32, in *Inputs[Array]) {
+	lg := m.layerGraphs.Edges
+	ek := 1
+	for _, edges := range lg {
+		ek = max(ek, len(edges))
+	}
+	n := len(lg) * ek
+	ls, ld, lsrc := make([]int32, n), make([]int32, n), make([]int32, n)
+	ps, pd, pc := h.PaddingEdge()
+	for l, edges := range lg {
+		for i := range ek {
+			at := l*ek + i
+			if i >= len(edges) {
+				ls[at], ld[at], lsrc[at] = ps, pd, pc
+				continue
+			}
+			e := edges[i]
+			ls[at], ld[at], lsrc[at] = src[e], dst[e], source[e]
+		}
+	}
+	in.LayerHSrc, in.LayerHDst, in.LayerHSource = i32Array(ls, len(lg), ek), i32Array(ld, len(lg), ek), i32Array(lsrc, len(lg), ek)
+}
+
 // addAttentionLayout adds what the configured attention needs: the interaction graph h
 // of Exphormer (virtual nodes placed behind the padded real nodes), BigBird's pattern,
 // or the per-graph blocks of full and Performer attention.
@@ -513,40 +539,13 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 	switch m.cfg.Attention.Layout() {
 	case layers.OverInteractionGraph:
 		hp := b.PadInteraction
-		src, dst, err := h.PaddedEndpoints(b.PadNodes)
+		src, dst, source, err := h.PaddedEdges(b.PadNodes, hp)
 		if err != nil {
 			return fmt.Errorf("batch: %w", err)
 		}
-		source, err := h.EdgeSources()
-		if err != nil {
-			return fmt.Errorf("batch: %w", err)
-		}
-		// Padding edges join the first padding node to itself with the expander type.
-		expanderSource := expander.LearnedSource(expander.EdgeExpander, 0)
 		if m.layerGraphs != nil {
-			lg := m.layerGraphs.Edges
-			ek := 1
-			for _, edges := range lg {
-				ek = max(ek, len(edges))
-			}
-			n := len(lg) * ek
-			ls, ld, lsrc := make([]int32, n), make([]int32, n), make([]int32, n)
-			for l, edges := range lg {
-				for i := range ek {
-					at := l*ek + i
-					if i >= len(edges) {
-						ls[at], ld[at], lsrc[at] = padNode, padNode, expanderSource
-						continue
-					}
-					e := edges[i]
-					ls[at], ld[at], lsrc[at] = src[e], dst[e], source[e]
-				}
-			}
-			in.LayerHSrc, in.LayerHDst, in.LayerHSource = i32Array(ls, len(lg), ek), i32Array(ld, len(lg), ek), i32Array(lsrc, len(lg), ek)
+			m.addLayerGraphs(h, src, dst, source, in)
 			return nil
-		}
-		for len(src) < hp {
-			src, dst, source = append(src, padNode), append(dst, padNode), append(source, expanderSource)
 		}
 		in.HSrc, in.HDst, in.HSource = i32Array(src, hp), i32Array(dst, hp), i32Array(source, hp)
 	case layers.OverPattern:
