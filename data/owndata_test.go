@@ -197,3 +197,16 @@ func TestAbsoluteSpec(t *testing.T) {
 		}
 	}
 }
+
+func TestTransformsRefusedWhereTheyDoNotApply(t *testing.T) {
+	_, err := Load("pattern", LoadOptions{LargestComponent: true})
+	wantError(t, "largest component of PATTERN", err, `"pattern"`, "npz:PATH and edgelist:DIR")
+	_, err = Load("ogb:/nowhere", LoadOptions{BinaryFeatures: true})
+	wantError(t, "binary features of ogb:", err, "ogb:/nowhere", "-binary-features")
+	root := t.TempDir()
+	os.MkdirAll(filepath.Join(root, "gnn-benchmark"), 0o755)
+	os.WriteFile(filepath.Join(root, "gnn-benchmark", "cora.npz"), zipBytes(false, tinyGNN()...), 0o644)
+	if _, err := Load("cora", LoadOptions{DataDir: root, BinaryFeatures: true, LargestComponent: true}); err != nil {
+		t.Errorf("cora, which applies both anyway: %v", err)
+	}
+}

@@ -212,6 +212,9 @@ func AbsoluteSpec(spec string) string {
 // Data sets that are slow to build are kept in the cache, keyed by their files and
 // options.
 func Load(spec string, opts LoadOptions) (*Dataset, error) {
+	if err := checkTransforms(spec, opts); err != nil {
+		return nil, err
+	}
 	if kind, path, ok := strings.Cut(spec, ":"); ok {
 		switch kind {
 		case "npz":
@@ -254,6 +257,30 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 	}
 	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N",
 		spec, strings.Join(names, ", "))
+}
+
+// checkTransforms refuses opts.BinaryFeatures and opts.LargestComponent for a data set
+// they do not apply to (one that is neither npz:PATH, edgelist:DIR nor a gnn-benchmark
+// set known by name, which applies both anyway), rather than ignoring them.
+func checkTransforms(spec string, opts LoadOptions) error {
+	if !opts.BinaryFeatures && !opts.LargestComponent {
+		return nil
+	}
+	kind, _, ok := strings.Cut(spec, ":")
+	if ok && (kind == "npz" || kind == "edgelist") {
+		return nil
+	}
+	for _, e := range registry() {
+		if !ok && e.Name == strings.ToLower(spec) && e.gnnBenchmark() {
+			return nil
+		}
+	}
+	return fmt.Errorf("data set %q: LoadOptions.BinaryFeatures and LargestComponent (-binary-features, -largest-component; config binary_features, largest_component) apply to npz:PATH and edgelist:DIR data only", spec)
+}
+
+// gnnBenchmark tells whether the entry is a gnn-benchmark npz set (LoadGNNBenchmark).
+func (e datasetEntry) gnnBenchmark() bool {
+	return len(e.Files) > 0 && strings.HasPrefix(e.Files[0], "gnn-benchmark/")
 }
 
 // Generated tells whether spec names a data set that Load generates from the seed

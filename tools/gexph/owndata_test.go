@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"encoding/csv"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph"
 )
 
 // writeFiles writes files into a new directory named name and returns its path.
@@ -150,5 +154,34 @@ func TestDataCommandSaysTransformsAndWarns(t *testing.T) {
 	code, _, errOut = runCLI(t, "data", "-dataset", "edgelist:"+dup)
 	if code != 0 || !strings.Contains(errOut, "warning: "+filepath.Join(dup, "edges.csv")+": 2 of 5 rows repeat an edge") {
 		t.Errorf("repeated edges: exit %d, stderr %q; want a warning naming edges.csv", code, errOut)
+	}
+}
+
+// A checkpoint without a data spec, as older versions wrote (gexph.Train given a data
+// set), is evaluated on the data set its name finds, as before.
+func TestEvalOfCheckpointWithoutSpecFindsDataByName(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	cfg, err := gexph.Preset("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Layers, cfg.HiddenDim, cfg.Heads, cfg.Epochs, cfg.PE = 1, 8, 2, 1, "none"
+	cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest = 8, 4, 4
+	ds, err := data.Load("pattern", gexph.DataOptions(cfg, data.LoadOptions{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := filepath.Join(t.TempDir(), "run")
+	if _, err := gexph.Train(context.Background(), cfg, ds, gexph.TrainOptions{OutDir: run}); err != nil {
+		t.Fatal(err)
+	}
+	ckpt := filepath.Join(run, gexph.BestCheckpointFile)
+	if info, err := gexph.ReadCheckpointInfo(ckpt); err != nil || info.DatasetSpec != "" {
+		t.Fatalf("checkpoint spec %q, %v; want none", info.DatasetSpec, err)
+	}
+	if code, _, errOut := runCLI(t, "eval", "-ckpt", ckpt); code != 0 {
+		t.Errorf("eval by the checkpoint's name: %s", errOut)
 	}
 }
