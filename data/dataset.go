@@ -143,6 +143,18 @@ type Graph struct {
 	Label int32
 	// Targets holds the graph's targets for GraphMultiLabel (0/1) and GraphRegression.
 	Targets []float32
+	// NodeIDs, when not nil, holds the original id of each node (len NumNodes): its
+	// index in the files the graph was read from, for a loader that dropped nodes and
+	// renumbered the rest (the largest connected component). Nil means node i is id i.
+	NodeIDs []int64
+}
+
+// NodeID returns the original id of node v: NodeIDs[v], or v when NodeIDs is nil.
+func (g *Graph) NodeID(v int) int64 {
+	if g.NodeIDs != nil {
+		return g.NodeIDs[v]
+	}
+	return int64(v)
 }
 
 // Split lists the indices of the training, validation and test examples: graph indices
@@ -175,6 +187,12 @@ type Dataset struct {
 	Transductive bool
 	Graphs       []Graph
 	Split        Split
+	// Transforms lists what the loader changed in the data as read, in the order applied
+	// ("binary-features", "largest-component (kept 70 of 80 nodes)", "doubled-edges",
+	// "self-loops"); empty when the data is as given. The gnn-benchmark sets known by
+	// name turn some on (see LoadGNNBenchmark); data loaded by path only those asked for
+	// in LoadOptions.
+	Transforms []string
 }
 
 // Validate checks every invariant of the data set (index ranges, feature shapes, label
@@ -306,6 +324,9 @@ func (g *Graph) Validate() error {
 	}
 	if g.NodeLabels != nil && len(g.NodeLabels) != g.NumNodes {
 		return fmt.Errorf("node labels: %d labels for %d nodes", len(g.NodeLabels), g.NumNodes)
+	}
+	if g.NodeIDs != nil && len(g.NodeIDs) != g.NumNodes {
+		return fmt.Errorf("node ids: %d ids for %d nodes", len(g.NodeIDs), g.NumNodes)
 	}
 	for i, t := range g.Targets {
 		if math.IsNaN(float64(t)) || math.IsInf(float64(t), 0) {

@@ -27,7 +27,11 @@ import (
 //   - edges.csv (required): one undirected edge per row: two node indices (0-based)
 //     followed by any number of numeric edge features, the same number on every row. Each
 //     edge is stored in both directions with its features; a self loop is stored once.
-//     The file may hold no edges: a graph of isolated nodes is valid.
+//     A row that repeats an earlier edge (the same two nodes in either direction, with
+//     the same features), as a dump of PyG's edge_index holding both directions does, is
+//     dropped, and LoadOptions.Warn hears how many; a pair repeated with other features
+//     is kept as a parallel edge. The file may hold no edges: a graph of isolated nodes
+//     is valid.
 //   - train.csv, val.csv, test.csv (optional, all three or none): one node index per row.
 //     Each must list at least one node (an empty test split would report a test metric
 //     of 0), no file may list a node twice or an unlabelled node, and no node may be in
@@ -41,26 +45,80 @@ import (
 // numbers): "label,f1,f2" and "src,dst" are headers, "0,1.5,2" is data, and a row that
 // mixes numbers and text, such as "x,1,2" or "label,0", is data and fails on its first
 // field that is not a valid value. No later row is a header. Features must be finite.
-// Errors name the file and line, and the field or node where there is one. A file of
+// Errors name the file and line, and the field or node where there is one. Labels that
+// look like node ids (a permutation of them, or as many classes as labelled nodes: an
+// id column before the label) are reported to LoadOptions.Warn. Node ids are the rows
+// of nodes.csv and stay so: Load applies LoadOptions.BinaryFeatures (positive node
+// features set to 1) and LoadOptions.LargestComponent (only the largest connected
+// component kept, Graph.NodeIDs holding the kept nodes' rows, split files' nodes
+// outside it left out) only when set. A file of
 // more than DefaultMaxBytes (decompressed) is refused (Load reads up to
 // LoadOptions.MaxBytes).
 func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
-	return loadEdgeListDir(dir, seed, DefaultMaxBytes)
+	return loadEdgeList(dir, LoadOptions{Seed: seed})
 }
 
-// loadEdgeListDir is LoadEdgeListDir reading at most limit bytes of text a file.
-func loadEdgeListDir(dir string, seed uint64, limit int64) (*Dataset, error) {
-	path, err := findText(dir, "nodes.csv")
+// loadEdgeList is LoadEdgeListDir as Load reads edgelist:DIR: reading at most
+// opts.MaxBytes of text a file, applying opts.BinaryFeatures and opts.LargestComponent
+// when set, and reporting what looks wrong to opts.Warn.
+func loadEdgeList(dir string, opts LoadOptions) (*Dataset, error) {
+	g, transforms, err := readEdgeListGraph(dir, opts)
 	if err != nil {
 		return nil, err
+	}
+	n := g.NumNodes
+	numClasses := 0
+	for _, y := range g.NodeLabels {
+		numClasses = max(numClasses, int(y)+1)
+	}
+	var newID []int32 // old → new index after the largest component, −1: dropped
+	if opts.LargestComponent {
+		sub, t, err := largestComponent(&g)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", dir, err)
+		}
+		newID = make([]int32, n)
+		for i := range newID {
+			newID[i] = -1
+		}
+		for i, v := range sub.NodeIDs {
+			newID[v] = int32(i)
+		}
+		g, transforms = sub, append(transforms, t)
+	}
+	d := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Task: NodeClassification,
+		NumClasses: numClasses, Transductive: true, Graphs: []Graph{g}, Transforms: transforms}
+	if d.Split, err = edgeListSplit(dir, n, g.NodeLabels, newID, opts); err != nil {
+		return nil, err
+	}
+	if err := d.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	return d, nil
+}
+
+// readEdgeListGraph reads nodes.csv and edges.csv of dir into a graph (node features
+// made binary when opts.BinaryFeatures, repeated edges collapsed) and the transforms
+// applied.
+func readEdgeListGraph(dir string, opts LoadOptions) (Graph, []string, error) {
+	limit := opts.MaxBytes
+	path, err := findText(dir, "nodes.csv")
+	if err != nil {
+		return Graph{}, nil, err
 	}
 	nodes, err := readFile(path, limit, readNodeCSV)
 	if err != nil {
-		return nil, err
+		return Graph{}, nil, err
 	}
-	labels, n := nodes.labels, len(nodes.labels)
+	warnLabels(nodes.labels, path+": field 1 (the label)", opts.Warn)
+	var transforms []string
+	if opts.BinaryFeatures {
+		binaryDense(&nodes.feat)
+		transforms = append(transforms, TransformBinaryFeatures)
+	}
+	n := len(nodes.labels)
 	if path, err = findText(dir, "edges.csv"); err != nil {
-		return nil, err
+		return Graph{}, nil, err
 	}
 	el, err := readFile(path, limit, func(r io.Reader, name string) (*edgeList, error) {
 		el, err := readEdgeCSV(r, name)
@@ -70,16 +128,19 @@ func loadEdgeListDir(dir string, seed uint64, limit int64) (*Dataset, error) {
 		return el, err
 	})
 	if err != nil {
-		return nil, err
+		return Graph{}, nil, err
 	}
-	g := Graph{NumNodes: n, NodeLabels: labels, Node: nodes.feat}
+	el.collapseRepeats(path, opts.Warn)
+	g := Graph{NumNodes: n, NodeLabels: nodes.labels, Node: nodes.feat}
 	g.Src, g.Dst, g.Edge = el.bothDirections()
-	numClasses := 0
-	for _, y := range labels {
-		numClasses = max(numClasses, int(y)+1)
-	}
-	d := &Dataset{Name: filepath.Base(filepath.Clean(dir)), Task: NodeClassification,
-		NumClasses: numClasses, Transductive: true, Graphs: []Graph{g}}
+	return g, transforms, nil
+}
+
+// edgeListSplit returns the split of an edge-list directory of n nodes: its split files,
+// renumbered through newID when it is not nil (the largest component: nodes outside it
+// leave the split, and opts.Warn hears how many), else a random 60/20/20 split of the
+// labelled nodes of labels.
+func edgeListSplit(dir string, n int, labels []int32, newID []int32, opts LoadOptions) (Split, error) {
 	var parts [3]*splitFile
 	found := 0
 	for i, part := range []string{"train.csv", "val.csv", "test.csv"} {
@@ -88,32 +149,45 @@ func loadEdgeListDir(dir string, seed uint64, limit int64) (*Dataset, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return Split{}, err
 		}
 		found++
-		if parts[i], err = readFile(path, limit, func(r io.Reader, name string) (*splitFile, error) {
+		if parts[i], err = readFile(path, opts.MaxBytes, func(r io.Reader, name string) (*splitFile, error) {
 			return readSplitFile(r, name, n)
 		}); err != nil {
-			return nil, err
+			return Split{}, err
 		}
 	}
 	switch found {
 	case 0:
-		if d.Split, err = LabelledSplit(labels, 0.6, 0.2, seed); err != nil {
-			return nil, err
-		}
+		return LabelledSplit(labels, 0.6, 0.2, opts.Seed)
 	case 3:
 		if err := checkDisjoint(parts, n); err != nil {
-			return nil, err
+			return Split{}, err
 		}
-		d.Split = Split{Train: parts[0].idx, Val: parts[1].idx, Test: parts[2].idx}
+		s := Split{Train: parts[0].idx, Val: parts[1].idx, Test: parts[2].idx}
+		if newID == nil {
+			return s, nil
+		}
+		return componentSplit(dir, s, newID, opts.Warn)
 	default:
-		return nil, fmt.Errorf("%s: found %d of the split files train.csv, val.csv, test.csv; give all three or none", dir, found)
+		return Split{}, fmt.Errorf("%s: found %d of the split files train.csv, val.csv, test.csv; give all three or none", dir, found)
 	}
-	if err := d.Validate(); err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+}
+
+// componentSplit renumbers the split files' nodes s to the largest component (newID),
+// warning how many fell outside it; a split left empty is an error.
+func componentSplit(dir string, s Split, newID []int32, warn func(string)) (Split, error) {
+	dropped := remapSplit(&s, newID)
+	for i, part := range [][]int{s.Train, s.Val, s.Test} {
+		if len(part) == 0 {
+			return Split{}, fmt.Errorf("%s: none of the nodes of %s.csv is in the largest connected component (LoadOptions.LargestComponent, -largest-component); load every node instead", dir, splitNames[i])
+		}
 	}
-	return d, nil
+	if dropped > 0 && warn != nil {
+		warn(fmt.Sprintf("%s: %d nodes of the split files are outside the largest connected component and left out of the splits", dir, dropped))
+	}
+	return s, nil
 }
 
 // findText returns dir/name, or dir/name.gz when only that exists; the error wraps
@@ -429,6 +503,89 @@ func (el *edgeList) checkRange(name string, n int) error {
 		}
 	}
 	return nil
+}
+
+// collapseRepeats drops each row that repeats an earlier edge: the same node pair, in
+// either direction, with the same features (as an edge list holding both directions, a
+// PyG edge_index dump, has every edge twice), and tells warn how many rows it dropped,
+// naming the file. A pair that repeats with other features is kept, a parallel edge,
+// and warned about too.
+func (el *edgeList) collapseRepeats(name string, warn func(string)) {
+	order := make([]int32, len(el.src))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	pair := func(i int32) (int32, int32) {
+		return min(el.src[i], el.dst[i]), max(el.src[i], el.dst[i])
+	}
+	slices.SortStableFunc(order, func(a, b int32) int {
+		a0, a1 := pair(a)
+		b0, b1 := pair(b)
+		if a0 != b0 {
+			return int(a0) - int(b0)
+		}
+		return int(a1) - int(b1)
+	})
+	drop := make([]bool, len(el.src))
+	repeats, parallel := 0, 0
+	for start := 0; start < len(order); {
+		end := start + 1
+		u0, u1 := pair(order[start])
+		for end < len(order) {
+			if v0, v1 := pair(order[end]); v0 != u0 || v1 != u1 {
+				break
+			}
+			end++
+		}
+		r, p := el.markRepeats(order[start:end], drop)
+		repeats, parallel, start = repeats+r, parallel+p, end
+	}
+	el.dropRows(drop)
+	if warn == nil {
+		return
+	}
+	if repeats > 0 {
+		warn(fmt.Sprintf("%s: %d of %d rows repeat an edge listed before (the same two nodes, in either direction, with the same features), as an edge list holding both directions (a PyG edge_index dump) does; each edge is kept once and stored in both directions",
+			name, repeats, len(drop)))
+	}
+	if parallel > 0 {
+		warn(fmt.Sprintf("%s: %d rows repeat a node pair listed before with other edge features; they are kept as parallel edges", name, parallel))
+	}
+}
+
+// markRepeats marks in drop the rows of group (rows of one node pair, in file order)
+// whose features equal an earlier kept row's, and returns how many it marked and how
+// many other rows of the group came after the first (parallel edges).
+func (el *edgeList) markRepeats(group []int32, drop []bool) (repeats, parallel int) {
+	c := el.cols
+	row := func(i int32) []float32 { return el.feat[int(i)*c : (int(i)+1)*c] }
+	for k, i := range group {
+		for _, j := range group[:k] {
+			if !drop[j] && slices.Equal(row(i), row(j)) {
+				drop[i] = true
+				repeats++
+				break
+			}
+		}
+		if !drop[i] && k > 0 {
+			parallel++
+		}
+	}
+	return repeats, parallel
+}
+
+// dropRows removes the edges marked in drop, keeping the others in order.
+func (el *edgeList) dropRows(drop []bool) {
+	c, out := el.cols, 0
+	for i := range el.src {
+		if drop[i] {
+			continue
+		}
+		el.src[out], el.dst[out], el.lines[out] = el.src[i], el.dst[i], el.lines[i]
+		copy(el.feat[out*c:(out+1)*c], el.feat[i*c:(i+1)*c])
+		out++
+	}
+	el.src, el.dst, el.lines, el.feat = el.src[:out], el.dst[:out], el.lines[:out], el.feat[:out*c]
 }
 
 // bothDirections stores every edge in both directions (a self loop once), each copy with

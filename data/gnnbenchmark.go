@@ -28,8 +28,27 @@ import (
 // an edge whatever its value, as scipy's tocoo (and so PyG) gives them.
 // opts.Seed draws the split; opts.AllNodes, opts.DoubledEdges and opts.SelfLoops read the
 // graph as the reference code does instead (see LoadOptions). An empty name is taken
-// from the file name.
+// from the file name. LoadGNNBenchmark is how the data sets known by name load: it turns
+// on opts.BinaryFeatures and opts.LargestComponent; LoadNPZ reads a file as given.
 func LoadGNNBenchmark(path, name string, opts LoadOptions) (*Dataset, error) {
+	opts.BinaryFeatures, opts.LargestComponent = true, true
+	return loadNPZ(path, name, opts)
+}
+
+// LoadNPZ loads a transductive node classification data set from a .npz file (or a .zip
+// holding one) in the gnn-benchmark layout (adj_*, attr_*, labels; see LoadGNNBenchmark
+// for the entries and their checks), as Load reads npz:PATH: the features and nodes as
+// given, edges made undirected without self loops or duplicates, unless opts asks for
+// BinaryFeatures, LargestComponent, DoubledEdges or SelfLoops; the data set's Transforms
+// list those applied. Labels that look like node ids are reported to opts.Warn. The
+// data set is named after the file.
+func LoadNPZ(path string, opts LoadOptions) (*Dataset, error) {
+	return loadNPZ(path, "", opts)
+}
+
+// loadNPZ reads the npz file at path as opts says; an empty name is taken from the file
+// name.
+func loadNPZ(path, name string, opts LoadOptions) (*Dataset, error) {
 	z, err := npy.ReadNPZFile(path)
 	if err != nil {
 		return nil, err
@@ -56,7 +75,7 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 	if err != nil {
 		return nil, err
 	}
-	if err := binaryFeatures(attr, z.Name); err != nil {
+	if err := checkFeatures(attr, z.Name, opts.BinaryFeatures); err != nil {
 		return nil, err
 	}
 	if attr.cols == 0 {
@@ -90,6 +109,7 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 		}
 		numClasses = max(numClasses, int(y)+1)
 	}
+	warnLabels(labels, z.Name+": entry labels", opts.Warn)
 	src := make([]int32, len(adj.indices))
 	for r := range n {
 		for k := adj.indptr[r]; k < adj.indptr[r+1]; k++ {
@@ -105,20 +125,19 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 		Node: Features{Kind: Sparse, Rows: n, Cols: attr.cols, Indptr: attr.indptr,
 			Indices: attr.indices, Values: attr.data},
 	}
+	var transforms []string
+	if opts.BinaryFeatures {
+		transforms = append(transforms, TransformBinaryFeatures)
+	}
 	g := full
-	if !opts.AllNodes {
-		if g, _, err = LargestComponent(&full); err != nil {
+	if opts.LargestComponent && !opts.AllNodes {
+		var t string
+		if g, t, err = largestComponent(&full); err != nil {
 			return nil, fmt.Errorf("%s: %w", z.Name, err)
 		}
+		transforms = append(transforms, t)
 	}
-	if opts.DoubledEdges {
-		g.Src, g.Dst = append(g.Src, g.Src...), append(g.Dst, g.Dst...)
-	}
-	if opts.SelfLoops {
-		for i := range int32(g.NumNodes) {
-			g.Src, g.Dst = append(g.Src, i), append(g.Dst, i)
-		}
-	}
+	transforms = append(transforms, referenceEdges(&g, opts)...)
 	if g.NumNodes < 3 {
 		return nil, fmt.Errorf("%s: the largest connected component has %d node(s) (the graph has %d undirected edges), too few for a train/val/test split",
 			z.Name, g.NumNodes, len(src)/2)
@@ -128,19 +147,20 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 		return nil, err
 	}
 	d := &Dataset{Name: name, Task: NodeClassification, NumClasses: numClasses, Transductive: true,
-		Graphs: []Graph{g}, Split: split}
+		Graphs: []Graph{g}, Split: split, Transforms: transforms}
 	if err := d.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", z.Name, err)
 	}
 	return d, nil
 }
 
-// binaryFeatures makes the feature matrix m binary as PyTorch Geometric reads these
-// files (x[x > 0] = 1 on the dense matrix): the Coauthor sets store keyword counts, the
-// others are binary already. Negative values stay; zero values (explicit zeros,
-// duplicates that cancel) are dropped, being no feature of the dense matrix. A value
-// that is not finite is an error naming the archive, row and column.
-func binaryFeatures(m *csrMatrix, archive string) error {
+// checkFeatures checks that every value of the feature matrix m is finite (an error
+// names the archive, row and column) and, with binary, makes m binary as PyTorch
+// Geometric reads these files (x[x > 0] = 1 on the dense matrix): the Coauthor sets
+// store keyword counts, the others are binary already. Negative values stay; zero values
+// (explicit zeros, duplicates that cancel) are dropped, being no feature of the dense
+// matrix.
+func checkFeatures(m *csrMatrix, archive string, binary bool) error {
 	out := 0
 	for r := range m.rows {
 		start := out
@@ -152,7 +172,7 @@ func binaryFeatures(m *csrMatrix, archive string) error {
 			if v == 0 {
 				continue
 			}
-			if v > 0 {
+			if binary && v > 0 {
 				v = 1
 			}
 			m.indices[out], m.data[out] = m.indices[k], v

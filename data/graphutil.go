@@ -151,7 +151,8 @@ func LargestComponent(g *Graph) (Graph, []int32, error) {
 
 // InducedSubgraph returns the subgraph of g on the given distinct nodes: node nodes[i]
 // becomes node i, and edges between kept nodes are kept in their order with their
-// features. Node features and labels follow their nodes; graph-level fields are copied.
+// features. Node features, labels and original ids (NodeIDs) follow their nodes;
+// graph-level fields are copied.
 func InducedSubgraph(g *Graph, nodes []int32) (Graph, error) {
 	newID := make([]int32, g.NumNodes)
 	for i := range newID {
@@ -202,6 +203,12 @@ func InducedSubgraph(g *Graph, nodes []int32) (Graph, error) {
 	}
 	if g.Targets != nil {
 		sub.Targets = append([]float32(nil), g.Targets...)
+	}
+	if g.NodeIDs != nil {
+		sub.NodeIDs = make([]int64, len(nodes))
+		for i, v := range nodes {
+			sub.NodeIDs[i] = g.NodeIDs[v]
+		}
 	}
 	return sub, nil
 }

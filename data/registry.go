@@ -29,8 +29,24 @@ type LoadOptions struct {
 	TrainGraphs, ValGraphs, TestGraphs int
 	// AllNodes keeps every node of a gnn-benchmark npz graph, as PyTorch Geometric loads
 	// it and the Exphormer reference code trains on it, instead of the largest connected
-	// component the paper's statistics describe.
+	// component the paper's statistics describe. It overrides LargestComponent.
 	AllNodes bool
+	// BinaryFeatures sets every positive node feature to 1, as PyTorch Geometric reads
+	// the gnn-benchmark files (x[x > 0] = 1). The gnn-benchmark sets known by name turn
+	// it on; data loaded by path (npz:PATH, edgelist:DIR) keeps its features as given
+	// unless it is set.
+	BinaryFeatures bool
+	// LargestComponent keeps only the largest connected component of the graph, its
+	// nodes renumbered in their original order (Graph.NodeIDs keeps the original ids),
+	// like PyG's T.LargestConnectedComponents(). The gnn-benchmark sets known by name
+	// turn it on (unless AllNodes); data loaded by path keeps every node unless it is
+	// set.
+	LargestComponent bool
+	// Warn, when not nil, receives what looks wrong in data read by path but is not
+	// refused (one message per call, naming the file): as many classes as labelled
+	// nodes, a label column that is a permutation of the node ids, duplicate edges
+	// collapsed. Nil drops the warnings.
+	Warn func(msg string)
 	// DoubledEdges lists every edge of a gnn-benchmark npz graph twice in each direction,
 	// as the reference code does when it adds reverse edges to the already symmetric
 	// files: degree-normalised message passing then weighs self loops half as much.
@@ -168,8 +184,27 @@ func KnownDatasets() []DatasetInfo {
 	return out
 }
 
+// AbsoluteSpec returns the Load spec that names the same data from any working
+// directory: the path of npz:, ogb:, edgelist: and export: made absolute, a name in lower
+// case, anything else as it is. A checkpoint records it, so that eval and predict load
+// the run's data again without being told.
+func AbsoluteSpec(spec string) string {
+	kind, path, ok := strings.Cut(spec, ":")
+	if !ok {
+		return strings.ToLower(spec)
+	}
+	switch kind {
+	case "npz", "ogb", "edgelist", "export":
+		if abs, err := filepath.Abs(path); err == nil {
+			return kind + ":" + abs
+		}
+	}
+	return spec
+}
+
 // Load loads the data set named by spec: a registered name (see KnownDatasets), whose
-// files are looked up under the data root, or "npz:PATH" (a gnn-benchmark .npz or .zip),
+// files are looked up under the data root, or "npz:PATH" (a .npz or .zip in the
+// gnn-benchmark layout, read as given: see LoadNPZ),
 // "ogb:DIR" (an OGB node property directory), "edgelist:DIR" (see LoadEdgeListDir),
 // "export:DIR" (a data set written by Export, or by PyG in its layout; see LoadExport) or
 // "planted:N" (a generated planted-partition graph of N nodes with
@@ -177,14 +212,17 @@ func KnownDatasets() []DatasetInfo {
 // Data sets that are slow to build are kept in the cache, keyed by their files and
 // options.
 func Load(spec string, opts LoadOptions) (*Dataset, error) {
+	if err := checkTransforms(spec, opts); err != nil {
+		return nil, err
+	}
 	if kind, path, ok := strings.Cut(spec, ":"); ok {
 		switch kind {
 		case "npz":
-			return LoadGNNBenchmark(path, "", opts)
+			return LoadNPZ(path, opts)
 		case "ogb":
 			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return loadOGBNode(path, opts.MaxBytes) })
 		case "edgelist":
-			return loadEdgeListDir(path, opts.Seed, opts.MaxBytes)
+			return loadEdgeList(path, opts)
 		case "export":
 			return LoadExport(path)
 		case "planted":
@@ -219,6 +257,30 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 	}
 	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N",
 		spec, strings.Join(names, ", "))
+}
+
+// checkTransforms refuses opts.BinaryFeatures and opts.LargestComponent for a data set
+// they do not apply to (one that is neither npz:PATH, edgelist:DIR nor a gnn-benchmark
+// set known by name, which applies both anyway), rather than ignoring them.
+func checkTransforms(spec string, opts LoadOptions) error {
+	if !opts.BinaryFeatures && !opts.LargestComponent {
+		return nil
+	}
+	kind, _, ok := strings.Cut(spec, ":")
+	if ok && (kind == "npz" || kind == "edgelist") {
+		return nil
+	}
+	for _, e := range registry() {
+		if !ok && e.Name == strings.ToLower(spec) && e.gnnBenchmark() {
+			return nil
+		}
+	}
+	return fmt.Errorf("data set %q: LoadOptions.BinaryFeatures and LargestComponent (-binary-features, -largest-component; config binary_features, largest_component) apply to npz:PATH and edgelist:DIR data only", spec)
+}
+
+// gnnBenchmark tells whether the entry is a gnn-benchmark npz set (LoadGNNBenchmark).
+func (e datasetEntry) gnnBenchmark() bool {
+	return len(e.Files) > 0 && strings.HasPrefix(e.Files[0], "gnn-benchmark/")
 }
 
 // Generated tells whether spec names a data set that Load generates from the seed

@@ -22,6 +22,8 @@ type Stats struct {
 	// AvgNodes and AvgEdges are per graph; AvgEdges counts undirected edges.
 	AvgNodes float64 `json:"avg_nodes"`
 	AvgEdges float64 `json:"avg_edges"`
+	// Transforms lists what the loader changed in the data as read (Dataset.Transforms).
+	Transforms []string `json:"transforms,omitempty"`
 }
 
 // Stats computes the data set's summary statistics.
@@ -29,6 +31,7 @@ func (d *Dataset) Stats() Stats {
 	s := Stats{
 		Name: d.Name, Task: d.Task.String(), Graphs: len(d.Graphs), Classes: d.NumClasses,
 		Train: len(d.Split.Train), Val: len(d.Split.Val), Test: len(d.Split.Test),
+		Transforms: d.Transforms,
 	}
 	var scratch pairScratch
 	for i := range d.Graphs {

@@ -2,6 +2,7 @@ package data
 
 import (
 	"encoding/json"
+	"reflect"
 	"testing"
 )
 
@@ -19,7 +20,7 @@ func TestStatsCountsUnorderedPairs(t *testing.T) {
 	s := d.Stats()
 	want := Stats{Name: "h", Task: "node-classification", Graphs: 2, Nodes: 8, Edges: 6, EdgesUndirected: 4,
 		Features: 4, Classes: 3, Train: 1, Test: 1, AvgNodes: 4, AvgEdges: 2}
-	if s != want {
+	if !reflect.DeepEqual(s, want) {
 		t.Errorf("got %+v\nwant %+v", s, want)
 	}
 	b, _ := json.Marshal(s)

@@ -56,6 +56,11 @@ type CheckpointInfo struct {
 	Config Config `json:"config"`
 	// Dataset is the data set's name.
 	Dataset string `json:"dataset"`
+	// DatasetSpec is the data.Load spec the run loaded, paths absolute
+	// ("edgelist:/home/me/graph"), so that eval and predict load the same data without
+	// being told; empty in checkpoints of older versions and of runs given a data set
+	// (Train without TrainOptions.DataSpec), where Dataset names it.
+	DatasetSpec string `json:"dataset_spec,omitempty"`
 	// DatasetFingerprint identifies the data set's content (data.Dataset.Fingerprint,
 	// before the config's MaxTrain/MaxVal/MaxTest cuts); empty in checkpoints of older
 	// versions.

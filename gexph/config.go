@@ -174,6 +174,12 @@ type Config struct {
 	AllNodes     bool `json:"all_nodes"`
 	DoubledEdges bool `json:"doubled_edges"`
 	SelfLoops    bool `json:"self_loops"`
+	// BinaryFeatures and LargestComponent transform data loaded by path (npz:PATH,
+	// edgelist:DIR) as the gnn-benchmark sets known by name always are (see
+	// data.LoadOptions): positive node features set to 1, only the largest connected
+	// component kept. Off, a user's own data is read as given.
+	BinaryFeatures   bool `json:"binary_features"`
+	LargestComponent bool `json:"largest_component"`
 
 	// BatchNodes, for a transductive data set, trains on mini-batches of this many seed
 	// nodes (training nodes, shuffled per epoch) with their neighbourhoods sampled from

@@ -17,6 +17,10 @@ type Prediction struct {
 	// or −1 for a graph-level prediction.
 	Graph int `json:"graph"`
 	Node  int `json:"node"`
+	// ID is the node's original id, its index in the files it was read from
+	// (data.Graph.NodeID: not Node where the loader kept only the largest connected
+	// component), or −1 for a graph-level prediction.
+	ID int64 `json:"id"`
 	// Class is the predicted class of a classification task (−1 otherwise) and Label
 	// the true one (−1 where the task has none).
 	Class int `json:"class"`
@@ -29,15 +33,18 @@ type Prediction struct {
 }
 
 // Predict loads the checkpoint at path and returns its model's predictions for the
-// examples of one split of ds ("train", "val" or "test"), in the split's order (for a
-// node-level graph data set, every node of each graph of the split).
+// examples of one split of ds, in the split's order (for a node-level graph data set,
+// every node of each graph of the split): "train", "val" or "test"; "all", every node of
+// a transductive graph (every graph otherwise); or "unlabelled", the nodes of a
+// transductive graph that have no label (data.Unlabelled), whose classes a
+// semi-supervised user wants to know.
 func Predict(ctx context.Context, path string, ds *data.Dataset, split string, opts ModelOptions) ([]Prediction, error) {
 	m, ds, _, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
 		return nil, err
 	}
 	defer m.Close()
-	idx, err := splitIndices(ds, split)
+	idx, err := predictIndices(ds, split)
 	if err != nil {
 		return nil, err
 	}
@@ -47,23 +54,57 @@ func Predict(ctx context.Context, path string, ds *data.Dataset, split string, o
 		if err != nil {
 			return nil, err
 		}
+		g := &ds.Graphs[0]
 		for _, v := range idx {
-			preds = append(preds, m.prediction(out, b, v, 0, v))
+			preds = append(preds, m.prediction(out, b, v, 0, v, g))
 		}
 		return preds, nil
 	}
 	err = m.inferBatches(ctx, ds, idx, func(out []float32, b *Batch) {
 		for i, gi := range b.Graphs {
 			if !m.spec.nodeLevel {
-				preds = append(preds, m.prediction(out, b, i, gi, -1))
+				preds = append(preds, m.prediction(out, b, i, gi, -1, nil))
 				continue
 			}
 			for v := range ds.Graphs[gi].NumNodes {
-				preds = append(preds, m.prediction(out, b, b.NodeOffset[i]+v, gi, v))
+				preds = append(preds, m.prediction(out, b, b.NodeOffset[i]+v, gi, v, &ds.Graphs[gi]))
 			}
 		}
 	})
 	return preds, err
+}
+
+// predictIndices returns the examples Predict predicts for split: a split of ds, "all"
+// (every node of a transductive graph, every graph otherwise) or "unlabelled" (the nodes
+// of a transductive graph without a label).
+func predictIndices(ds *data.Dataset, split string) ([]int, error) {
+	var idx []int
+	switch split {
+	case "all":
+		n := len(ds.Graphs)
+		if ds.Transductive {
+			n = ds.Graphs[0].NumNodes
+		}
+		for i := range n {
+			idx = append(idx, i)
+		}
+		return idx, nil
+	case "unlabelled":
+		if !ds.Transductive || ds.Task != data.NodeClassification {
+			return nil, fmt.Errorf("predict: split \"unlabelled\": data set %q is not a transductive node classification data set, the only kind with unlabelled nodes", ds.Name)
+		}
+		for v, y := range ds.Graphs[0].NodeLabels {
+			if y == data.Unlabelled {
+				idx = append(idx, v)
+			}
+		}
+		return idx, nil
+	}
+	idx, err := splitIndices(ds, split)
+	if err != nil {
+		return nil, fmt.Errorf("%w, or \"all\", \"unlabelled\"", err)
+	}
+	return idx, nil
 }
 
 // inferBatches runs inference over the graphs graphs of ds in batches of the config's
@@ -98,12 +139,15 @@ func (m *Model) forwardHost(b *Batch) ([]float32, error) {
 	return out, nil
 }
 
-// prediction turns output row r of a batch into the Prediction of graph gi's node v
-// (v = −1: the graph).
-func (m *Model) prediction(out []float32, b *Batch, r, gi, v int) Prediction {
+// prediction turns output row r of a batch into the Prediction of node v of graph gi,
+// g (v = −1 and g = nil: the graph).
+func (m *Model) prediction(out []float32, b *Batch, r, gi, v int, g *data.Graph) Prediction {
 	k := m.spec.outDim
 	row := out[r*k : (r+1)*k]
-	p := Prediction{Graph: gi, Node: v, Class: -1, Label: -1}
+	p := Prediction{Graph: gi, Node: v, ID: -1, Class: -1, Label: -1}
+	if g != nil {
+		p.ID = g.NodeID(v)
+	}
 	switch m.spec.task {
 	case data.NodeClassification, data.GraphClassification:
 		p.Class = int(predictClass(row))

@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gexph/gexph/data"
@@ -62,6 +63,10 @@ type TrainOptions struct {
 	// Data configures TrainFromSpec's data.Load (its Seed is the Config's Seed, and the
 	// generated split sizes default to the Config's MaxTrain/MaxVal/MaxTest).
 	Data data.LoadOptions
+	// DataSpec is the data.Load spec of the data set, recorded in checkpoints
+	// (CheckpointInfo.DatasetSpec) so that they can load the data again; TrainFromSpec
+	// sets it (data.AbsoluteSpec of its spec), and Train leaves it empty unless given.
+	DataSpec string
 	// TensorBoardDir, if set, receives a TensorBoard event file with the per-epoch
 	// scalars (losses, metrics, learning rate, seconds).
 	TensorBoardDir string
@@ -650,7 +655,7 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 		return nil, err
 	}
 	defer m.Close()
-	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetFingerprint: id.fingerprint}
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint}
 	switch {
 	case ck != nil:
 		if err := ck.restore(m.store); err != nil {
@@ -929,7 +934,10 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 	if opts.Log != nil {
 		fmt.Fprintf(opts.Log, "· loading data set %s\n", spec)
 	}
-	ds, err := data.Load(spec, DataOptions(cfg, opts.Data))
+	lo := DataOptions(cfg, opts.Data)
+	// The config records the transforms asked for, so that eval and predict apply them.
+	cfg.BinaryFeatures, cfg.LargestComponent = lo.BinaryFeatures, lo.LargestComponent
+	ds, err := data.Load(spec, lo)
 	if err != nil {
 		err = fmt.Errorf("train: %w", err)
 		if rd != nil {
@@ -939,7 +947,22 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 		}
 		return nil, err
 	}
+	logTransforms(opts.Log, ds)
+	opts.DataSpec = data.AbsoluteSpec(spec)
 	return trainIn(ctx, cfg, ds, opts, rd, start)
+}
+
+// logTransforms writes to log (when not nil) what the loader changed in ds as read:
+// the run's header line on its data.
+func logTransforms(log io.Writer, ds *data.Dataset) {
+	if log == nil {
+		return
+	}
+	if len(ds.Transforms) == 0 {
+		fmt.Fprintf(log, "· data set %s as read, no transforms\n", ds.Name)
+		return
+	}
+	fmt.Fprintf(log, "· data set %s transformed: %s\n", ds.Name, strings.Join(ds.Transforms, ", "))
 }
 
 // DataOptions completes lo for a run of cfg, as TrainFromSpec does: the seed of random
@@ -954,6 +977,8 @@ func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
 	lo.AllNodes = lo.AllNodes || cfg.AllNodes
 	lo.DoubledEdges = lo.DoubledEdges || cfg.DoubledEdges
 	lo.SelfLoops = lo.SelfLoops || cfg.SelfLoops
+	lo.BinaryFeatures = lo.BinaryFeatures || cfg.BinaryFeatures
+	lo.LargestComponent = lo.LargestComponent || cfg.LargestComponent
 	return lo
 }
 

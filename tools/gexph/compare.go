@@ -39,7 +39,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if *batch > 0 {
 		cfg.BatchSize = *batch
 	}
-	ds, err := data.Load(*df.spec, compareDataOptions(cfg, df))
+	ds, err := data.Load(*df.spec, compareDataOptions(cfg, df, stderr))
 	if err != nil {
 		return fmt.Errorf("-dataset %s: %w", *df.spec, err)
 	}
@@ -84,9 +84,9 @@ Flags:
 
 // compareDataOptions loads only what one batch needs: for generated and superpixel data
 // sets one batch of training graphs and one graph of each other split, unless the flags
-// say otherwise.
-func compareDataOptions(cfg gexph.Config, df dataFlags) data.LoadOptions {
-	lo := df.options(0)
+// say otherwise. Warnings about the data go to warnings.
+func compareDataOptions(cfg gexph.Config, df dataFlags, warnings io.Writer) data.LoadOptions {
+	lo := df.options(0, warnings)
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = max(cfg.BatchSize, 1), 1, 1
 	}

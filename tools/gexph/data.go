@@ -10,12 +10,15 @@ import (
 	"github.com/gexph/gexph/internal/sysinfo"
 )
 
-// dataFlags are the data-set flags shared by `gexph data` and `gexph train`.
+// dataFlags are the data-set flags shared by `gexph data`, `train`, `eval`, `predict`
+// and `compare`.
 type dataFlags struct {
 	spec             *string
 	dir, cache       *string
 	noCache          *bool
 	train, val, test *int
+	// binary and largest ask for transforms of data loaded by path.
+	binary, largest *bool
 }
 
 func addDataFlags(fs interface {
@@ -31,14 +34,20 @@ func addDataFlags(fs interface {
 		train:   fs.Int("train-graphs", 0, "generated and superpixel data sets: training graphs (0 = full size)"),
 		val:     fs.Int("val-graphs", 0, "generated and superpixel data sets: validation graphs (0 = full size)"),
 		test:    fs.Int("test-graphs", 0, "generated and superpixel data sets: test graphs (0 = full size)"),
+		binary:  fs.Bool("binary-features", false, "npz:PATH, edgelist:DIR: set every positive node feature to 1, as PyG reads the gnn-benchmark files (the sets known by name always are)"),
+		largest: fs.Bool("largest-component", false, "npz:PATH, edgelist:DIR: keep only the largest connected component, like PyG's T.LargestConnectedComponents() (the gnn-benchmark sets known by name always do, unless all_nodes); predictions keep the original node ids"),
 	}
 }
 
-func (f dataFlags) options(seed uint64) data.LoadOptions {
+// options returns the load options the flags give, drawing splits from seed; what
+// looks wrong in the data is printed on warnings (the command's standard error).
+func (f dataFlags) options(seed uint64, warnings io.Writer) data.LoadOptions {
 	return data.LoadOptions{
 		DataDir: *f.dir, CacheDir: *f.cache, NoCache: *f.noCache, Seed: seed,
 		TrainGraphs: *f.train, ValGraphs: *f.val, TestGraphs: *f.test,
+		BinaryFeatures: *f.binary, LargestComponent: *f.largest,
 		MaxBytes: loadBound(sysinfo.MemoryBudget()),
+		Warn:     func(msg string) { fmt.Fprintf(warnings, "warning: %s\n", msg) },
 	}
 }
 
@@ -46,6 +55,14 @@ func (f dataFlags) options(seed uint64) data.LoadOptions {
 // budget: half of it (a file's text takes about as much memory again once parsed), or
 // 0 (the default) when the budget is unknown.
 func loadBound(b sysinfo.Budget) int64 { return b.Bytes / 2 }
+
+// transformsText lists the transforms a loader applied, or says the data is as read.
+func transformsText(t []string) string {
+	if len(t) == 0 {
+		return "none (the data as read)"
+	}
+	return strings.Join(t, ", ")
+}
 
 func knownNames() string {
 	var names []string
@@ -84,13 +101,13 @@ func runData(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-dataset is required (known: %s)", knownNames())
 	}
 	start := time.Now()
-	ds, err := data.Load(*df.spec, df.options(*seed))
+	ds, err := data.Load(*df.spec, df.options(*seed, stderr))
 	if err != nil {
 		return err
 	}
 	rep := dataReport{Stats: ds.Stats(), Spec: *df.spec, Seconds: time.Since(start).Seconds()}
 	if *export != "" {
-		lo := df.options(*seed)
+		lo := df.options(*seed, stderr)
 		opts := map[string]any{"train_graphs": lo.TrainGraphs, "val_graphs": lo.ValGraphs, "test_graphs": lo.TestGraphs}
 		if _, err := data.Export(ds, *export, data.ExportInfo{Spec: *df.spec, Seed: *seed, Options: opts}); err != nil {
 			return err
@@ -112,6 +129,7 @@ func runData(args []string, stdout, stderr io.Writer) error {
 		unit = "nodes"
 	}
 	fmt.Fprintf(stdout, "split      %d / %d / %d %s (train / val / test)\n", s.Train, s.Val, s.Test, unit)
+	fmt.Fprintf(stdout, "transforms %s\n", transformsText(s.Transforms))
 	fmt.Fprintf(stdout, "seconds    %.3f\n", rep.Seconds)
 	if rep.Export != "" {
 		fmt.Fprintf(stdout, "exported   %s (meta.json and .npz arrays; python3 tools/pyg/load_export.py %s loads it in PyG)\n", rep.Export, rep.Export)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"flag"
@@ -16,11 +17,13 @@ import (
 )
 
 // checkpointData loads the data set for the checkpoint at ckpt: spec, or the
-// checkpoint's own data set when spec is empty, with the seed and split sizes of the
-// checkpoint's config (gexph.DataOptions), so that its splits are the training run's.
-// A dataSeed (non-nil) draws a generated data set from that seed instead: fresh graphs
-// of the same distribution.
-func checkpointData(ckpt string, df dataFlags, dataSeed *uint64) (*data.Dataset, gexph.CheckpointInfo, error) {
+// checkpoint's own data set when spec is empty (the spec it recorded, its path absolute;
+// the name in checkpoints of older versions), with the seed, split sizes and transforms
+// of the checkpoint's config (gexph.DataOptions), so that its splits are the training
+// run's. Data other than the run's (another fingerprint) is refused, naming both. A
+// dataSeed (non-nil) draws a generated data set from that seed instead: fresh graphs of
+// the same distribution.
+func checkpointData(ckpt string, df dataFlags, dataSeed *uint64, stderr io.Writer) (*data.Dataset, gexph.CheckpointInfo, error) {
 	if ckpt == "" {
 		return nil, gexph.CheckpointInfo{}, fmt.Errorf("-ckpt is required (e.g. runs/x/best.ckpt)")
 	}
@@ -28,11 +31,11 @@ func checkpointData(ckpt string, df dataFlags, dataSeed *uint64) (*data.Dataset,
 	if err != nil {
 		return nil, info, err
 	}
-	spec := *df.spec
-	if spec == "" {
-		spec = info.Dataset
+	spec, own := *df.spec, *df.spec == ""
+	if own {
+		spec = cmp.Or(info.DatasetSpec, info.Dataset)
 	}
-	lo := gexph.DataOptions(info.Config, df.options(0))
+	lo := gexph.DataOptions(info.Config, df.options(0, stderr))
 	if dataSeed != nil {
 		if !data.Generated(spec) {
 			return nil, info, fmt.Errorf("-data-seed %d: %s is read from files, where the seed draws only the split (another split would test on training nodes); -data-seed applies to generated data sets (pattern, cluster, planted:N)", *dataSeed, spec)
@@ -41,9 +44,30 @@ func checkpointData(ckpt string, df dataFlags, dataSeed *uint64) (*data.Dataset,
 	}
 	ds, err := data.Load(spec, lo)
 	if err != nil {
-		return nil, info, fmt.Errorf("-dataset %s: %w (the checkpoint was trained on %q)", spec, err, info.Dataset)
+		if own {
+			return nil, info, fmt.Errorf("the checkpoint's data set %s: %w (give -dataset SPEC where the data now lies)", spec, err)
+		}
+		return nil, info, fmt.Errorf("-dataset %s: %w (the checkpoint was trained on %q)", spec, err, trainedOn(info))
+	}
+	if dataSeed == nil && info.DatasetFingerprint != "" {
+		if fp := ds.Fingerprint(); fp != info.DatasetFingerprint {
+			return nil, info, otherDataError(spec, own, fp, info)
+		}
 	}
 	return ds, info, nil
+}
+
+// trainedOn names the data a checkpoint was trained on: its spec, else its name.
+func trainedOn(info gexph.CheckpointInfo) string { return cmp.Or(info.DatasetSpec, info.Dataset) }
+
+// otherDataError refuses data (spec, fingerprint fp) that is not the checkpoint's.
+func otherDataError(spec string, own bool, fp string, info gexph.CheckpointInfo) error {
+	if own {
+		return fmt.Errorf("the checkpoint's data set %s has changed since the run (fingerprint %s, the run's %s): its files were edited or replaced, so its splits and results would not be the run's",
+			spec, fp, info.DatasetFingerprint)
+	}
+	return fmt.Errorf("-dataset %s is other data (fingerprint %s) than the checkpoint was trained on (%s, fingerprint %s); leave -dataset out to use the run's data, or for a generated data set draw fresh graphs with -data-seed",
+		spec, fp, trainedOn(info), info.DatasetFingerprint)
 }
 
 // addDataSeedFlag adds -data-seed to fs; the function returned gives its value, or nil
@@ -84,7 +108,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-split %q: want train, val, test or all", *split)
 	}
 	seed := dataSeed()
-	ds, _, err := checkpointData(*ckpt, df, seed)
+	ds, _, err := checkpointData(*ckpt, df, seed, stderr)
 	if err != nil {
 		return err
 	}
@@ -122,19 +146,24 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 }
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("predict", "-ckpt RUN/best.ckpt [-dataset SPEC] [-split test] -out preds.csv", stderr)
+	fs := newFlagSet("predict", "-ckpt RUN/best.ckpt [-dataset SPEC] [-split train|val|test|unlabelled|all] -out preds.csv", stderr)
 	ckpt := fs.String("ckpt", "", "checkpoint to predict with")
 	df := addDataFlags(fs, "")
-	split := fs.String("split", "test", "split to predict: train, val or test")
+	split := fs.String("split", "test", "examples to predict: train, val or test; unlabelled (the nodes without a label, of a semi-supervised graph) or all (every node, or graph)")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
-	out := fs.String("out", "", "CSV file of the predictions (graph, node, label, class, score_0, …); - for standard output")
+	out := fs.String("out", "", "CSV file of the predictions (graph, node, id: the node's id in your files, label, class, score_0, …); - for standard output")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
 	if *out == "" {
 		return fmt.Errorf("-out is required (a CSV file, or - for standard output)")
 	}
-	ds, _, err := checkpointData(*ckpt, df, nil)
+	switch *split {
+	case "train", "val", "test", "unlabelled", "all":
+	default:
+		return fmt.Errorf("-split %q: want train, val, test, unlabelled or all", *split)
+	}
+	ds, _, err := checkpointData(*ckpt, df, nil, stderr)
 	if err != nil {
 		return err
 	}
@@ -155,21 +184,22 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	return nil
 }
 
-// writePredictions writes predictions as CSV: graph, node (−1 for a graph), label and
-// class (−1 where the task has none), then one score column per output.
+// writePredictions writes predictions as CSV: graph, node (−1 for a graph), id (the
+// node's original id, its row in the user's files: gexph.Prediction.ID), label and class
+// (−1 where the task has none), then one score column per output.
 func writePredictions(w io.Writer, preds []gexph.Prediction) error {
 	cw := csv.NewWriter(w)
 	k := 0
 	if len(preds) > 0 {
 		k = len(preds[0].Scores)
 	}
-	head := []string{"graph", "node", "label", "class"}
+	head := []string{"graph", "node", "id", "label", "class"}
 	for j := range k {
 		head = append(head, "score_"+strconv.Itoa(j))
 	}
 	cw.Write(head)
 	for _, p := range preds {
-		row := []string{strconv.Itoa(p.Graph), strconv.Itoa(p.Node), strconv.Itoa(p.Label), strconv.Itoa(p.Class)}
+		row := []string{strconv.Itoa(p.Graph), strconv.Itoa(p.Node), strconv.FormatInt(p.ID, 10), strconv.Itoa(p.Label), strconv.Itoa(p.Class)}
 		for _, s := range p.Scores {
 			row = append(row, strconv.FormatFloat(s, 'g', 6, 64))
 		}

@@ -48,7 +48,7 @@ func TestEverydayLoopThroughTheCommand(t *testing.T) {
 	if code, _, errOut = runCLI(t, "predict", "-ckpt", filepath.Join(dir, "best.ckpt"), "-out", preds); code != 0 {
 		t.Fatalf("predict: %s", errOut)
 	}
-	if b, err := os.ReadFile(preds); err != nil || !strings.HasPrefix(string(b), "graph,node,label,class,score_0,score_1\n") {
+	if b, err := os.ReadFile(preds); err != nil || !strings.HasPrefix(string(b), "graph,node,id,label,class,score_0,score_1\n") {
 		t.Errorf("predictions: %v\n%.200s", err, b)
 	}
 	if code, _, errOut = runCLI(t, "export", "-ckpt", filepath.Join(dir, "best.ckpt"), "-out", filepath.Join(t.TempDir(), "w.safetensors")); code != 0 {

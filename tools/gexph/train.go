@@ -199,7 +199,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Force: *force, Data: df.options(0), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Force: *force, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom}
 	if !*quiet {
 		opts.Log = stderr
 	}

@@ -12,6 +12,7 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/data/data"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"AbsoluteSpec":                   reflect.ValueOf(data.AbsoluteSpec),
 		"CIFAR10Archive":                 reflect.ValueOf(constant.MakeFromLiteral("\"cifar-10-binary.tar.gz\"", token.STRING, 0)),
 		"CIFAR10BatchDir":                reflect.ValueOf(constant.MakeFromLiteral("\"cifar-10-batches-bin\"", token.STRING, 0)),
 		"CIFAR10TestBatch":               reflect.ValueOf(constant.MakeFromLiteral("\"test_batch.bin\"", token.STRING, 0)),
@@ -48,6 +49,7 @@ func init() {
 		"LoadGNNBenchmark":               reflect.ValueOf(data.LoadGNNBenchmark),
 		"LoadMNISTSuperpixels":           reflect.ValueOf(data.LoadMNISTSuperpixels),
 		"LoadMalNetTiny":                 reflect.ValueOf(data.LoadMalNetTiny),
+		"LoadNPZ":                        reflect.ValueOf(data.LoadNPZ),
 		"LoadOGBNode":                    reflect.ValueOf(data.LoadOGBNode),
 		"LoadPeptidesFunc":               reflect.ValueOf(data.LoadPeptidesFunc),
 		"LoadPeptidesStruct":             reflect.ValueOf(data.LoadPeptidesStruct),
@@ -71,6 +73,10 @@ func init() {
 		"RandomSplit":                    reflect.ValueOf(data.RandomSplit),
 		"ReadCacheFile":                  reflect.ValueOf(data.ReadCacheFile),
 		"Sparse":                         reflect.ValueOf(data.Sparse),
+		"TransformBinaryFeatures":        reflect.ValueOf(constant.MakeFromLiteral("\"binary-features\"", token.STRING, 0)),
+		"TransformDoubledEdges":          reflect.ValueOf(constant.MakeFromLiteral("\"doubled-edges\"", token.STRING, 0)),
+		"TransformLargestComponent":      reflect.ValueOf(constant.MakeFromLiteral("\"largest-component\"", token.STRING, 0)),
+		"TransformSelfLoops":             reflect.ValueOf(constant.MakeFromLiteral("\"self-loops\"", token.STRING, 0)),
 		"UndirectedEdges":                reflect.ValueOf(data.UndirectedEdges),
 		"Unlabelled":                     reflect.ValueOf(data.Unlabelled),
 		"WriteCacheFile":                 reflect.ValueOf(data.WriteCacheFile),
