@@ -350,6 +350,6 @@ func findDataFile(name string, files []string, opts LoadOptions) (string, error)
 			tried = append(tried, p)
 		}
 	}
-	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, give the data root with -data-dir (the gexph command), $GEXPH_DATA or LoadOptions.DataDir (Go), load the file by path, or download it with gexph data -fetch %s (%w)",
-		name, strings.Join(tried, ", "), name, fs.ErrNotExist)
+	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, give the data root with -data-dir (the gexph command), $GEXPH_DATA or LoadOptions.DataDir (Go), load the file by path, or download it with gexph data -fetch %s (or -fetch-missing)",
+		name, strings.Join(tried, ", "), name)
 }
