@@ -1,8 +1,10 @@
 package data
 
 import (
+	"archive/tar"
 	"archive/zip"
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -11,6 +13,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -27,6 +30,7 @@ type testServer struct {
 	mu       sync.Mutex
 	requests int
 	ranges   []string
+	paths    []string
 }
 
 func newTestServer(t *testing.T, shared string, extra map[string]http.HandlerFunc) *testServer {
@@ -41,11 +45,25 @@ func newTestServer(t *testing.T, shared string, extra map[string]http.HandlerFun
 		s.mu.Lock()
 		s.requests++
 		s.ranges = append(s.ranges, r.Header.Get("Range"))
+		s.paths = append(s.paths, r.URL.Path)
 		s.mu.Unlock()
 		mux.ServeHTTP(w, r)
 	}))
 	t.Cleanup(s.Close)
 	return s
+}
+
+// seen returns the number of requests so far, their paths and Range headers.
+func (s *testServer) seen() (int, []string, []string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.requests, slices.Clone(s.paths), slices.Clone(s.ranges)
+}
+
+// count returns the number of requests so far.
+func (s *testServer) count() int {
+	n, _, _ := s.seen()
+	return n
 }
 
 // fetchOpts returns FetchOptions bounded in time for a test.
@@ -99,9 +117,9 @@ func TestFetchFromMirrorPlacesVerifiedFilesInTheSharedLayout(t *testing.T) {
 	if err != nil || ds.Stats().Nodes == 0 {
 		t.Fatalf("loading the fetched cora: %v", err)
 	}
-	before := srv.requests
-	if _, err := Fetch("cora", LoadOptions{DataDir: root}, fo); err != nil || srv.requests != before {
-		t.Errorf("second fetch: err %v, %d new requests, want none", err, srv.requests-before)
+	before := srv.count()
+	if _, err := Fetch("cora", LoadOptions{DataDir: root}, fo); err != nil || srv.count() != before {
+		t.Errorf("second fetch: err %v, %d new requests, want none", err, srv.count()-before)
 	}
 }
 
@@ -116,14 +134,14 @@ func TestLoadFetchesOnlyWhenOptedIn(t *testing.T) {
 		!strings.Contains(err.Error(), "gexph data -fetch cora") {
 		t.Fatalf("load without fetch: %v, want not found naming the path and the fetch command", err)
 	}
-	if srv.requests != 0 {
-		t.Fatalf("load without opting in made %d requests", srv.requests)
+	if srv.count() != 0 {
+		t.Fatalf("load without opting in made %d requests", srv.count())
 	}
 	fo := srv.fetchOpts(nil)
 	fo.Mirror = srv.URL
 	ds, err := Load("cora", LoadOptions{DataDir: root, NoCache: true, Fetch: &fo})
-	if err != nil || ds.Stats().Nodes == 0 || srv.requests != 1 {
-		t.Fatalf("load with fetch: %v after %d requests", err, srv.requests)
+	if err != nil || ds.Stats().Nodes == 0 || srv.count() != 1 {
+		t.Fatalf("load with fetch: %v after %d requests", err, srv.count())
 	}
 }
 
@@ -166,8 +184,9 @@ func TestFetchResumesAnInterruptedTransfer(t *testing.T) {
 	if _, err := fetchFile(root, f, srv.fetchOpts(nil)); err != nil {
 		t.Fatalf("resumed fetch: %v", err)
 	}
-	if want := "bytes=" + itoa(len(body)/2) + "-"; srv.ranges[len(srv.ranges)-1] != want {
-		t.Errorf("resumed request sent Range %q, want %q", srv.ranges[len(srv.ranges)-1], want)
+	_, _, ranges := srv.seen()
+	if want := "bytes=" + itoa(len(body)/2) + "-"; ranges[len(ranges)-1] != want {
+		t.Errorf("resumed request sent Range %q, want %q", ranges[len(ranges)-1], want)
 	}
 	if got, _ := os.ReadFile(dest); !bytes.Equal(got, body) {
 		t.Errorf("placed file differs from the served one (%d bytes)", len(got))
@@ -221,9 +240,9 @@ func TestFetchUnknownChecksumNeedsTrustNewThenRecordsIt(t *testing.T) {
 	f := RemoteFile{Path: "set/new.bin", URL: srv.URL + "/new.bin"}
 	root := t.TempDir()
 	dest := filepath.Join(root, "set", "new.bin")
-	if _, err := fetchFile(root, f, srv.fetchOpts(nil)); !errors.Is(err, ErrChecksumUnknown) || srv.requests != 0 ||
+	if _, err := fetchFile(root, f, srv.fetchOpts(nil)); !errors.Is(err, ErrChecksumUnknown) || srv.count() != 0 ||
 		!strings.Contains(err.Error(), "-trust-new") {
-		t.Fatalf("without TrustNew: %v after %d requests, want a refusal naming -trust-new and no request", err, srv.requests)
+		t.Fatalf("without TrustNew: %v after %d requests, want a refusal naming -trust-new and no request", err, srv.count())
 	}
 	fo := srv.fetchOpts(nil)
 	fo.TrustNew = true
@@ -343,5 +362,83 @@ func TestFetchUnpacksArchivesIntoTheLoaderLayout(t *testing.T) {
 		if !c.ok && (err == nil || !strings.Contains(err.Error(), "outside") || rawErr == nil) {
 			t.Errorf("%s: %v (raw unpacked: %v), want a refusal naming the entry outside", c.url, err, rawErr == nil)
 		}
+	}
+}
+
+// tarGzOf returns a gzipped tar archive of the given files.
+func tarGzOf(t *testing.T, entries map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	gz := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(gz)
+	for name, body := range entries {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(body)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(body))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	gz.Close()
+	return buf.Bytes()
+}
+
+// TestLoadFetchCompletesAPartialDataSet loads peptides-func with fetching from a root
+// holding only its CSV (as an interrupted fetch leaves it): the missing split is
+// fetched, the CSV is not downloaded again, and the set loads.
+func TestLoadFetchCompletesAPartialDataSet(t *testing.T) {
+	shared := shareddata.Path(t, ".")
+	srv := newTestServer(t, shared, nil)
+	root := t.TempDir()
+	csv, err := os.ReadFile(filepath.Join(shared, "peptides-func", PeptidesCSV))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(root, "peptides-func"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "peptides-func", PeptidesCSV), csv, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fo := srv.fetchOpts(nil)
+	fo.Mirror = srv.URL
+	ds, err := Load("peptides-func", LoadOptions{DataDir: root, NoCache: true, Fetch: &fo})
+	if err != nil || len(ds.Graphs) == 0 {
+		t.Fatalf("load with fetch: %v", err)
+	}
+	if n, paths, _ := srv.seen(); n != 1 || !strings.HasSuffix(paths[0], PeptidesSplit) {
+		t.Errorf("requests %v, want only the split", paths)
+	}
+}
+
+// TestFetchUnpacksTarGzWithoutOverwriting fetches a MalNet-shaped tar.gz into a folder:
+// unpacked in place; a second archive whose top entry is already there is refused and
+// leaves the first one's files as they were.
+func TestFetchUnpacksTarGzWithoutOverwriting(t *testing.T) {
+	first := tarGzOf(t, map[string]string{"malnet-graphs-tiny/benign/f/a.edgelist": "0 1\n"})
+	second := tarGzOf(t, map[string]string{"malnet-graphs-tiny/benign/f/a.edgelist": "changed\n"})
+	srv := newTestServer(t, t.TempDir(), map[string]http.HandlerFunc{
+		"/first.tar.gz":  func(w http.ResponseWriter, r *http.Request) { w.Write(first) },
+		"/second.tar.gz": func(w http.ResponseWriter, r *http.Request) { w.Write(second) },
+	})
+	root := t.TempDir()
+	file := func(url string, body []byte, done string) RemoteFile {
+		return RemoteFile{Path: "malnet-tiny/g.tar.gz", URL: srv.URL + url, SHA256: sha256Hex(body), Size: int64(len(body)),
+			Unpack: "tar.gz", Into: "malnet-tiny", Done: done}
+	}
+	graph := filepath.Join(root, "malnet-tiny", "malnet-graphs-tiny", "benign", "f", "a.edgelist")
+	if _, err := fetchFile(root, file("/first.tar.gz", first, "malnet-tiny/malnet-graphs-tiny"), srv.fetchOpts(nil)); err != nil {
+		t.Fatalf("first archive: %v", err)
+	}
+	if b, _ := os.ReadFile(graph); string(b) != "0 1\n" {
+		t.Fatalf("unpacked graph holds %q", b)
+	}
+	_, err := fetchFile(root, file("/second.tar.gz", second, "malnet-tiny/other"), srv.fetchOpts(nil))
+	if err == nil || !strings.Contains(err.Error(), "already there") {
+		t.Errorf("second archive over the first: %v, want a refusal", err)
+	}
+	if b, _ := os.ReadFile(graph); string(b) != "0 1\n" {
+		t.Errorf("the refused archive changed the graph to %q", b)
 	}
 }
