@@ -186,7 +186,13 @@ func fetchFile(root string, f RemoteFile, o FetchOptions) (FetchResult, error) {
 	res.From = url
 	part := dest + ".part"
 	if err := download(url, part, f.Size, o); err != nil {
-		return res, fmt.Errorf("%w; run the fetch again to resume, or download %s by hand and place it at %s", err, url, dest)
+		again := ""
+		if info, serr := os.Stat(part); serr == nil && info.Size() > 0 {
+			again = "run the fetch again to resume, "
+		} else {
+			os.Remove(part) // nothing received: leave no empty .part behind
+		}
+		return res, fmt.Errorf("%w; %sor download %s by hand and place it at %s", err, again, url, dest)
 	}
 	got, err := fileSHA256(part)
 	if err != nil {
