@@ -62,6 +62,9 @@ type LoadOptions struct {
 	// and the bound. 0 means DefaultMaxBytes; callers that know their memory budget pass
 	// a fraction of it.
 	MaxBytes int64
+	// Fetch, when set, lets Load download the missing files of a named data set (see
+	// Fetch) before loading it; nil, the default, never touches the network.
+	Fetch *FetchOptions
 }
 
 // DatasetInfo describes a data set Load knows by name.
@@ -70,6 +73,9 @@ type DatasetInfo struct {
 	// Files lists where Load looks for the data, relative to the data root (the first
 	// found is used); empty for generated data sets and for those Load cannot read.
 	Files []string
+	// Sources lists the files Fetch can download for the data set (with their canonical
+	// URLs and checksums); empty when there is nothing to fetch.
+	Sources []RemoteFile
 }
 
 // datasetEntry is one row of the registry.
@@ -87,7 +93,7 @@ func registry() []datasetEntry {
 		return func(path string, o LoadOptions) (*Dataset, error) { return LoadGNNBenchmark(path, name, o) }
 	}
 	info := func(name, desc string, files ...string) DatasetInfo {
-		return DatasetInfo{Name: name, Description: desc, Files: files}
+		return DatasetInfo{Name: name, Description: desc, Files: files, Sources: remoteSources(name)}
 	}
 	return []datasetEntry{
 		{info("pattern", "PATTERN: SBM graphs with a planted pattern, node classification (generated)"),
@@ -249,6 +255,11 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		if len(e.Files) == 0 {
 			return e.load("", opts)
 		}
+		if opts.Fetch != nil && len(e.Sources) > 0 {
+			if err := fetchMissing(e.Name, e.Sources, opts); err != nil {
+				return nil, err
+			}
+		}
 		path, err := findDataFile(e.Name, e.Files, opts)
 		if err != nil {
 			return nil, err
@@ -401,6 +412,6 @@ func findDataFile(name string, files []string, opts LoadOptions) (string, error)
 			tried = append(tried, p)
 		}
 	}
-	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, give the data root with -data-dir (the gexph command), $GEXPH_DATA or LoadOptions.DataDir (Go), or load the file by path",
-		name, strings.Join(tried, ", "))
+	return "", fmt.Errorf("data set %q: not found (looked for %s); put the file there, give the data root with -data-dir (the gexph command), $GEXPH_DATA or LoadOptions.DataDir (Go), load the file by path, or download it with gexph data -fetch %s (or -fetch-missing)",
+		name, strings.Join(tried, ", "), name)
 }

@@ -210,9 +210,12 @@ func writePredictions(w io.Writer, preds []gexph.Prediction) error {
 }
 
 func runExport(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("export", "-ckpt RUN/best.ckpt -out weights.safetensors", stderr)
+	fs := newFlagSet("export", "-ckpt RUN/best.ckpt -out weights.safetensors [-with-batch batch.npz [-batch-graphs N] [-dataset SPEC]]", stderr)
 	ckpt := fs.String("ckpt", "", "checkpoint to export")
 	out := fs.String("out", "", "safetensors file to write")
+	df := addDataFlags(fs, "")
+	withBatch := fs.String("with-batch", "", "also write one batch of the checkpoint's data set (its test graphs, or the whole graph) with the model's outputs on it, as .npz: what tools/torch/gexph_torch.py must reproduce")
+	batchGraphs := fs.Int("batch-graphs", 8, "with -with-batch: at most this many test graphs")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
@@ -224,5 +227,12 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	fmt.Fprintf(stdout, "wrote %d tensors to %s\n", n, *out)
+	if *withBatch != "" {
+		be, err := writeExportBatch(*ckpt, df, *withBatch, *batchGraphs, stderr)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "wrote a batch of %d graphs (%d output rows) to %s\n", len(be.Graphs), be.Rows, *withBatch)
+	}
 	return nil
 }
