@@ -562,9 +562,11 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 // Train locks opts.OutDir first and checks everything (config, data, memory, model,
 // the checkpoint to resume) before it writes, moves or removes a file there; see
 // rundir.go for what it promises about the directory. A run ended by ctx returns an
-// *InterruptedError saying what last.ckpt holds.
+// *InterruptedError saying what last.ckpt holds. It prepares the process's runtime
+// first (SetupRuntime), as TrainFromSpec, Evaluate and NewModel do.
 func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions) (*Result, error) {
 	start := time.Now()
+	SetupRuntime()
 	if err := checkTrainOptions(cfg, opts); err != nil {
 		return nil, err
 	}
@@ -919,6 +921,7 @@ func sameDataset(ck CheckpointInfo, name, fingerprint string) error {
 // the directory as it was.
 func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptions) (*Result, error) {
 	start := time.Now()
+	SetupRuntime()
 	if err := checkTrainOptions(cfg, opts); err != nil {
 		return nil, err
 	}
@@ -975,6 +978,7 @@ type EvalResult struct {
 // Evaluate loads the checkpoint at path (e.g. OutDir/best.ckpt) and evaluates its model
 // on the train, validation and test splits of ds (cut as the checkpoint's config says).
 func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions) (*EvalResult, error) {
+	SetupRuntime()
 	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
 		return nil, err

@@ -26,7 +26,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 
@@ -80,14 +79,12 @@ func usage(w io.Writer) {
 func main() { os.Exit(runMain(os.Args[1:])) }
 
 // runMain is the command: it prepares the runtime for commands that compute
-// (gexph.SetupRuntime) and runs args, returning the exit code.
+// (gexph.SetupRuntime, which also warns of a build without GOEXPERIMENT=simd) and runs
+// args, returning the exit code.
 func runMain(args []string) int {
 	if len(args) > 0 {
 		if cmd, ok := commands()[args[0]]; ok && cmd.computes && !isHelp(args[1:]) {
 			gexph.SetupRuntime()
-			if exp, ok := buildSetting("GOEXPERIMENT"); ok && !slices.Contains(strings.Split(exp, ","), "simd") || !ok {
-				fmt.Fprintln(os.Stderr, "gexph: warning: built without GOEXPERIMENT=simd, which makes the go backend about 4× slower; build with `make build`")
-			}
 		}
 	}
 	return run(args, os.Stdout, os.Stderr)
