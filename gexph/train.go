@@ -10,6 +10,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/gexph/gexph/data"
@@ -509,6 +510,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		if err != nil {
 			return epochRun{}, err
 		}
+		prog.working(epoch, "training (one full-batch step)")
 		l, out, err := m.trainStep(b)
 		if err != nil {
 			return epochRun{}, stepError(err, epoch, 1)
@@ -833,6 +835,8 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	}
 	if m.miniBatch() {
 		prog.phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
+	} else {
+		prog.working(epoch, "evaluating "+strings.Join(splits, " and "))
 	}
 	val, err := m.evaluate(ds, splits)
 	if err != nil {
@@ -850,6 +854,7 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	}
 	st.Best = info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal)
 	if st.Best && len(val) == 1 && len(ds.Split.Test) > 0 {
+		prog.working(epoch, "evaluating test (a new best validation "+cfg.Metric+")")
 		test, err := m.evaluate(ds, []string{"test"})
 		if err != nil {
 			return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
