@@ -56,6 +56,10 @@ Ctrl-D ends the session.
 
 The interpreter speaks roughly Go 1.21: no range over integers or functions, no min, max
 or clear builtins, and no calls to generic functions of compiled packages.
+
+Flags:
+  -echo
+    	print the value of each expression statement of a script, as a session does
 `
 
 // Run runs the REPL with the given command-line arguments (without the command name):
