@@ -165,13 +165,36 @@ func (p *progress) columns() int {
 }
 
 // printf writes a line (nothing without a writer), clearing a status line first; on a
-// terminal a line wider than the terminal is cut at its width (see fitLine).
+// terminal a line wider than the terminal is broken between words (see wrapWords).
 func (p *progress) printf(format string, args ...any) {
 	if p.w == nil {
 		return
 	}
 	p.clearStatus()
-	fmt.Fprintln(p.w, fitLine(fmt.Sprintf(format, args...), p.columns()))
+	fmt.Fprintln(p.w, wrapWords(fmt.Sprintf(format, args...), p.columns()))
+}
+
+// wrapWords breaks line between words into lines of fewer than width columns (0: no
+// limit), the continuation lines indented by two spaces; a word too long for a line is
+// cut (fitLine).
+func wrapWords(line string, width int) string {
+	if width <= 0 || runewidth(line) < width {
+		return line
+	}
+	var lines []string
+	cur := ""
+	for _, w := range strings.Split(line, " ") {
+		switch {
+		case cur == "":
+			cur = w
+		case runewidth(cur+" "+w) < width:
+			cur += " " + w
+		default:
+			lines = append(lines, fitLine(cur, width))
+			cur = "  " + w
+		}
+	}
+	return strings.Join(append(lines, fitLine(cur, width)), "\n")
 }
 
 // phase names what the run does now (loading, building, compiling, evaluating).

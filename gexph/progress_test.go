@@ -131,3 +131,23 @@ func ExampleEpochStats_summaryAtEightyColumns() {
 	//     val loss 0.5000 weighted-accuracy 0.7900 | test weighted-accuracy 0.8123
 	//     lr 1.00e-03 | 123.4s (456 ex/s) *
 }
+
+func TestLongLinesBreakBetweenWordsBelowTheWidth(t *testing.T) {
+	line := "· warm-up shortened from 5 to 1 epochs for a run of 2 epochs, because the run is shorter than twice its warm-up, which would train at tiny learning rates"
+	got := wrapWords(line, 40)
+	lines := strings.Split(got, "\n")
+	if len(lines) < 2 {
+		t.Fatalf("%q at 40 columns: one line", got)
+	}
+	for _, l := range lines {
+		if runewidth(l) >= 40 {
+			t.Errorf("line of %d columns: %q", runewidth(l), l)
+		}
+	}
+	if strings.Join(strings.Fields(got), " ") != line {
+		t.Errorf("words lost or changed:\n%q\nfrom\n%q", got, line)
+	}
+	if wrapWords(line, 0) != line {
+		t.Errorf("width 0 (no terminal) changed the line")
+	}
+}
