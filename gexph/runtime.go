@@ -130,7 +130,8 @@ func unpatchedComputeWarning(bi *debug.BuildInfo) string {
 // computeModule: the copy beside the gexph module the program builds with when that is a
 // local directory (a replace of gexph itself), else in a checkout of gexph to make.
 func computeReplaceLine(self *debug.Module) string {
-	if self != nil && self.Replace != nil && self.Replace.Version == "" {
+	// A directory replacement has no version: "(devel)" in the build information.
+	if self != nil && self.Replace != nil && (self.Replace.Version == "" || self.Replace.Version == "(devel)") {
 		return fmt.Sprintf("replace %s => %s", computeModule, filepath.ToSlash(filepath.Join(self.Replace.Path, "third_party", "compute")))
 	}
 	version := "of the version you use"
