@@ -50,9 +50,11 @@
 // whole run); Evaluate scores a checkpoint; Model, BuildBatch and Batch are the pieces
 // underneath, for programs that run their own loops. TrainFromSpec does the loading and
 // training in one call, as the gexph command does. The "demo" preset trains a small
-// model on a PATTERN subset in a few minutes on a laptop CPU. Programs call
-// SetupRuntime once at start (see its documentation); importing the package has no
-// side effects.
+// model on a PATTERN subset in a few minutes on a laptop CPU. Importing the package has
+// no side effects; Train, NewModel and Evaluate prepare the process's runtime on their
+// first call (SetupRuntime, which programs may call first thing themselves) and warn
+// once on standard error about a build that makes the pure-Go backend slow
+// (BuildWarnings).
 //
 // The reproduction suites of the paper's experiments and the results report live in
 // package suite, which builds on this one.

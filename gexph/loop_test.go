@@ -152,6 +152,55 @@ func TestLogsAppendPerEpochAndContinueOnResume(t *testing.T) {
 	}
 }
 
+// A resumed run whose log matches its checkpoint keeps writing to the same files (the
+// same inode), so that a `tail -f` started on the interrupted run sees the resumed
+// epochs; a partial line a kill left is cut off first.
+func TestResumedRunAppendsToTheSameLogFiles(t *testing.T) {
+	ds := tinyNodeDataset(6, 4)
+	cfg := tinyConfig()
+	cfg.Epochs = 3
+	dir := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir, StopAfter: 1})
+	before := map[string]os.FileInfo{}
+	for _, name := range []string{LogFile, CSVLogFile} {
+		st, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = st
+	}
+	f, err := os.OpenFile(filepath.Join(dir, LogFile), os.O_WRONLY|os.O_APPEND, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"epoch":2,"train_lo`)
+	f.Close()
+	train(t, cfg, ds, TrainOptions{OutDir: dir, Resume: true})
+	for name, st := range before {
+		after, err := os.Stat(filepath.Join(dir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !os.SameFile(st, after) {
+			t.Errorf("%s was replaced on resume: a tail -f of it stops there", name)
+		}
+	}
+	raw, err := os.ReadFile(filepath.Join(dir, LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")
+	if len(lines) != 4 || strings.Contains(string(raw), `"train_lo`+"{") {
+		t.Errorf("resumed log.jsonl:\n%s\nwant a header and 3 whole epochs", raw)
+	}
+	for i, l := range lines[1:] {
+		var st EpochStats
+		if err := json.Unmarshal([]byte(l), &st); err != nil || st.Epoch != i+1 {
+			t.Errorf("line %d %q: epoch %d (%v), want epoch %d", i+2, l, st.Epoch, err, i+1)
+		}
+	}
+}
+
 // The TensorBoard event file holds, in valid TFRecord frames, a version event and one
 // event per epoch with the epoch's scalars, read back by a small decoder.
 func TestTensorBoardEventsReadBack(t *testing.T) {

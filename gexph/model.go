@@ -225,8 +225,9 @@ func NewModel(cfg Config, ds *data.Dataset) (*Model, error) {
 // NewModelWithOptions builds the model of cfg for ds on the chosen backend: it checks
 // that the configuration fits the data set, runs the model once on the first training
 // example to create and initialise its variables (seeded by cfg.Seed), and counts its
-// parameters.
+// parameters. It prepares the process's runtime first (SetupRuntime).
 func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Model, error) {
+	SetupRuntime()
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}

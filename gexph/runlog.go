@@ -74,9 +74,9 @@ type runLogs struct {
 }
 
 // openRunLogs starts the logs of a run whose checkpoint info holds the epochs so far
-// (none for a fresh run): log.jsonl and log.csv are rewritten atomically with those
+// (none for a fresh run): log.jsonl and log.csv are made to hold the header and those
 // epochs (a resumed run continues the logs of its checkpoint, whatever a killed run left
-// after it) and then opened for appending.
+// after it) and then opened for appending; see openLogForAppend for when a file is kept.
 func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset string) (*runLogs, error) {
 	l := &runLogs{}
 	if opts.OutDir != "" {
@@ -95,10 +95,10 @@ func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset str
 		}
 		cw.Flush()
 		var err error
-		if l.jsonl, err = rewriteForAppend(filepath.Join(opts.OutDir, LogFile), js.Bytes()); err != nil {
+		if l.jsonl, err = openLogForAppend(filepath.Join(opts.OutDir, LogFile), js.Bytes()); err != nil {
 			return nil, err
 		}
-		if l.csv, err = rewriteForAppend(filepath.Join(opts.OutDir, CSVLogFile), cs.Bytes()); err != nil {
+		if l.csv, err = openLogForAppend(filepath.Join(opts.OutDir, CSVLogFile), cs.Bytes()); err != nil {
 			l.Close()
 			return nil, err
 		}
@@ -111,6 +111,31 @@ func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset str
 		}
 	}
 	return l, nil
+}
+
+// openLogForAppend opens the log at path for appending after content. A file that
+// starts with content already (a resumed run's log that matches its checkpoint, the
+// common case) is kept, cut after content where a killed run wrote more, so that a
+// `tail -f` of it goes on through the resumed run; any other file (one whose header
+// differs: a resumed run with other -epochs, a new version) is replaced atomically by
+// content, which `tail -F` follows and `tail -f` does not.
+func openLogForAppend(path string, content []byte) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
+	if err != nil {
+		return rewriteForAppend(path, content)
+	}
+	head := make([]byte, len(content)+1)
+	n, _ := io.ReadFull(f, head)
+	if n >= len(content) && bytes.Equal(head[:len(content)], content) {
+		if n == len(content) {
+			return f, nil
+		}
+		if err := f.Truncate(int64(len(content))); err == nil {
+			return f, nil
+		}
+	}
+	f.Close()
+	return rewriteForAppend(path, content)
 }
 
 // rewriteForAppend replaces path with content atomically and opens it for appending.

@@ -514,6 +514,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		if err != nil {
 			return epochRun{}, err
 		}
+		prog.working(epoch, "training (one full-batch step)")
 		l, out, err := m.trainStep(b)
 		if err != nil {
 			return epochRun{}, stepError(err, epoch, 1)
@@ -567,9 +568,11 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 // Train locks opts.OutDir first and checks everything (config, data, memory, model,
 // the checkpoint to resume) before it writes, moves or removes a file there; see
 // rundir.go for what it promises about the directory. A run ended by ctx returns an
-// *InterruptedError saying what last.ckpt holds.
+// *InterruptedError saying what last.ckpt holds. It prepares the process's runtime
+// first (SetupRuntime), as TrainFromSpec, Evaluate and NewModel do.
 func Train(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions) (*Result, error) {
 	start := time.Now()
+	SetupRuntime()
 	if err := checkTrainOptions(cfg, opts); err != nil {
 		return nil, err
 	}
@@ -836,6 +839,8 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	}
 	if m.miniBatch() {
 		prog.phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
+	} else {
+		prog.working(epoch, "evaluating "+strings.Join(splits, " and "))
 	}
 	val, err := m.evaluate(ds, splits)
 	if err != nil {
@@ -853,6 +858,7 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	}
 	st.Best = info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal)
 	if st.Best && len(val) == 1 && len(ds.Split.Test) > 0 {
+		prog.working(epoch, "evaluating test (a new best validation "+cfg.Metric+")")
 		test, err := m.evaluate(ds, []string{"test"})
 		if err != nil {
 			return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
@@ -924,6 +930,7 @@ func sameDataset(ck CheckpointInfo, name, fingerprint string) error {
 // the directory as it was.
 func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptions) (*Result, error) {
 	start := time.Now()
+	SetupRuntime()
 	if err := checkTrainOptions(cfg, opts); err != nil {
 		return nil, err
 	}
@@ -1000,6 +1007,7 @@ type EvalResult struct {
 // Evaluate loads the checkpoint at path (e.g. OutDir/best.ckpt) and evaluates its model
 // on the train, validation and test splits of ds (cut as the checkpoint's config says).
 func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions) (*EvalResult, error) {
+	SetupRuntime()
 	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ func runExpander(args []string, stdout, stderr io.Writer) error {
 	attempts := fs.Int("attempts", expander.DefaultMaxAttempts, "draws at most before keeping the best")
 	dedup := fs.Bool("dedup", false, "drop parallel edges (default: keep the multigraph)")
 	noCertify := fs.Bool("no-certify", false, "skip the eigenvalues (one draw, no certificate)")
-	out := fs.String("out", "", "write the edges to FILE (two columns, as `gexph spectral -edges` reads)")
+	out := fs.String("out", "", "write the edges to `FILE` (two columns, as 'gexph spectral -edges' reads)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err

@@ -14,8 +14,9 @@
 //	compare    hold a backend (XLA on a GPU) to the go backend on one batch
 //	reproduce  run a suite of the paper's experiments (resumable) and write RESULTS.md
 //	repl       an interactive Go interpreter with gexph's packages
+//	version    module version, commit, Go version, GOEXPERIMENT and the backends linked
 //
-// Run `gexph <command> -h` for the flags of a command. Every command takes -json for
+// Run `gexph <command> -h` for the flags and examples of a command. Every command takes -json for
 // machine-readable output.
 package main
 
@@ -26,7 +27,6 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 
@@ -59,6 +59,7 @@ func commands() map[string]command {
 		"compare":   {"hold a backend (XLA on a GPU) to the go backend: outputs and gradients of one batch", runCompare, true},
 		"reproduce": {"run a suite of the paper's experiments and write RESULTS.md", runReproduce, true},
 		"repl":      {"an interactive Go interpreter with gexph's packages", runREPL, true},
+		"version":   {"module version, commit, Go version, GOEXPERIMENT and the backends linked", runVersion, false},
 	}
 }
 
@@ -74,20 +75,18 @@ func usage(w io.Writer) {
 	for _, name := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", name, cmds[name].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'gexph <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'gexph <command> -h' for a command's flags and examples.")
 }
 
 func main() { os.Exit(runMain(os.Args[1:])) }
 
 // runMain is the command: it prepares the runtime for commands that compute
-// (gexph.SetupRuntime) and runs args, returning the exit code.
+// (gexph.SetupRuntime, which also warns of a build without GOEXPERIMENT=simd) and runs
+// args, returning the exit code.
 func runMain(args []string) int {
 	if len(args) > 0 {
 		if cmd, ok := commands()[args[0]]; ok && cmd.computes && !isHelp(args[1:]) {
 			gexph.SetupRuntime()
-			if exp, ok := buildSetting("GOEXPERIMENT"); ok && !slices.Contains(strings.Split(exp, ","), "simd") || !ok {
-				fmt.Fprintln(os.Stderr, "gexph: warning: built without GOEXPERIMENT=simd, which makes the go backend about 4× slower; build with `make build`")
-			}
 		}
 	}
 	return run(args, os.Stdout, os.Stderr)
@@ -158,6 +157,7 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 	fs.Usage = func() {
 		fmt.Fprintf(stderr, "Usage: gexph %s %s\n\nFlags:\n", name, synopsis)
 		fs.PrintDefaults()
+		writeExamples(stderr, name)
 	}
 	return fs
 }

@@ -27,7 +27,10 @@ func runREPL(args []string, stdout, stderr io.Writer) error {
 			"sessions run in a process of their own, so that a failure no Go code can recover\n"+
 			"from (a panic in a goroutine, an allocation beyond memory) is reported as an\n"+
 			"error, without the runtime's dump of every goroutine's stack (GOTRACEBACK=all\n"+
-			"shows it); an interactive session then starts afresh.\n")
+			"shows it); an interactive session then starts afresh.\n"+
+			"\nFlags:\n"+
+			"  -echo\n    \tprint the value of each expression statement of a script, as a session does\n")
+		writeExamples(stdout, "repl")
 		return nil
 	}
 	if os.Getenv(replWorkerEnv) != "" {

@@ -336,3 +336,40 @@ func tinyArgsWithDataset(spec string) []string {
 	}
 	return args
 }
+
+// SIGINT ends a run without -out cleanly too: the error says that nothing was saved and
+// gives the command line that would keep the run's checkpoints.
+func TestSIGINTWithoutOutSaysNothingWasSavedAndHowToKeepARun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model in a child process")
+	}
+	quiet := func(a string) bool { return a == "-quiet" }
+	args := append(append([]string{"train"}, slices.DeleteFunc(slices.Clone(tinyTrainArgs), quiet)...), "-epochs", "500")
+	pr, pw := io.Pipe()
+	cmd := startCLI(t, pw, args...)
+	var errOut bytes.Buffer
+	done := make(chan struct{})
+	go func() { // reads stderr to its end, sending SIGINT after the first epoch
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			errOut.WriteString(sc.Text() + "\n")
+			if strings.HasPrefix(sc.Text(), "epoch   1/500") {
+				cmd.Process.Signal(os.Interrupt)
+			}
+		}
+	}()
+	err := cmd.Wait()
+	pw.Close()
+	<-done
+	if err == nil {
+		t.Fatalf("a run sent SIGINT exited 0:\n%s", errOut.String())
+	}
+	msg := errOut.String()
+	t.Logf("stderr:\n%s", msg)
+	for _, want := range []string{"interrupted in epoch", "no output directory: nothing saved", "give it a directory: gexph train ", " -out DIR"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("SIGINT: stderr lacks %q:\n%s", want, msg)
+		}
+	}
+}

@@ -40,7 +40,7 @@ func addConfigFlags(fs *flag.FlagSet) configFlags {
 	c := configFlags{
 		fs:     fs,
 		preset: fs.String("preset", "", "hyperparameter preset ("+strings.Join(gexph.PresetNames(), ", ")+"); default: the data set's name"),
-		config: fs.String("config", "", "config file overriding the preset: YAML or JSON (as `gexph config` prints), a run's result.json or a checkpoint"),
+		config: fs.String("config", "", "config `FILE` overriding the preset: YAML or JSON (as 'gexph config' prints), a run's result.json or a checkpoint"),
 		set:    new(settingsFlag),
 	}
 	c.batchNodes = fs.Int("batch-nodes", 0, "train a transductive graph on mini-batches of this many seed nodes with sampled neighbourhoods, evaluated layer-wise (0: full-batch; not given: the config's)")
@@ -325,11 +325,15 @@ func interruptContext() (context.Context, context.CancelFunc) {
 }
 
 // howToContinue completes the error of an interrupted run with the command that
-// continues it: this command's arguments with -resume in place of -force.
+// continues it: this command's arguments with -resume in place of -force; a run without
+// -out, which saved nothing, gets the command that would keep what it trains.
 func howToContinue(err error, args []string) error {
 	var ie *gexph.InterruptedError
-	if !errors.As(err, &ie) || ie.OutDir == "" {
+	if !errors.As(err, &ie) {
 		return err
+	}
+	if ie.OutDir == "" {
+		return fmt.Errorf("%w; to be able to continue a run, give it a directory: %s", err, commandLine("gexph train", append(slices.Clone(args), "-out", "DIR")))
 	}
 	var kept []string
 	for _, a := range args {

@@ -146,3 +146,66 @@ func TestCompleterCompletesPackageMembers(t *testing.T) {
 		}
 	}
 }
+
+// runInteractive runs an interactive session (without a terminal) on the lines and
+// returns what it printed after its banner, and its error stream.
+func runInteractive(t *testing.T, lines ...string) (out, errs string) {
+	t.Helper()
+	input := strings.Join(lines, "\n") + "\n"
+	var o, e bytes.Buffer
+	s, err := newSession("", strings.NewReader(input), &o, &e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.interactive(strings.NewReader(input))
+	return strings.ReplaceAll(strings.ReplaceAll(afterBanner(o.String()), "> ", ""), ". ", ""), e.String()
+}
+
+func TestCallShowsEveryResultErrorIncluded(t *testing.T) {
+	out, errs := runInteractive(t,
+		`import "strconv"`,
+		`strconv.Atoi("x")`,
+		`strconv.Atoi("12")`,
+		`strconv.Itoa(5)`,
+		`func pair() (string, error) { return "a", nil }`,
+		`pair()`,
+		`func none() {}`,
+		`none()`,
+	)
+	want := "0\nstrconv.Atoi: parsing \"x\": invalid syntax\n12\n<nil>\n5\na\n<nil>\n"
+	if strings.TrimSpace(out) != strings.TrimSpace(want) || errs != "" {
+		t.Errorf("output:\n%s\nwant:\n%s\nerrors: %s", out, want, errs)
+	}
+}
+
+func TestContextIsPreloadedForTrain(t *testing.T) {
+	out, errs := runInteractive(t, `ctx := context.Background()`, `ctx.Err() == nil`)
+	if strings.TrimSpace(out) != "true" || errs != "" {
+		t.Errorf("context.Background() in a fresh session: output %q, errors %q", out, errs)
+	}
+}
+
+func TestShortVarOfACompiledStructElementWorks(t *testing.T) {
+	out, errs := runInteractive(t,
+		`ds, _ := data.Load("pattern", data.LoadOptions{Seed: 1, TrainGraphs: 4, ValGraphs: 2, TestGraphs: 2})`,
+		`x := ds.Graphs[0]`,
+		`x.NumNodes == ds.Graphs[0].NumNodes && x.NumNodes > 0`,
+		`y := ds.Graphs[len(ds.Graphs)-1]`,
+		`y.NumNodes == ds.Graphs[len(ds.Graphs)-1].NumNodes`,
+	)
+	if strings.TrimSpace(out) != "true\ntrue" || errs != "" {
+		t.Errorf("x := ds.Graphs[0]: output %q, errors %q", out, errs)
+	}
+}
+
+func TestShortVarThatCannotBeRetypedSaysHowToWriteIt(t *testing.T) {
+	_, errs := runInteractive(t,
+		`ds, _ := data.Load("pattern", data.LoadOptions{Seed: 1, TrainGraphs: 4, ValGraphs: 2, TestGraphs: 2})`,
+		`func first() int { return 0 }`,
+		`x := ds.Graphs[first()]`,
+	)
+	want := "or a value of a compiled struct type whose type the interpreter cannot infer: declare it with its type, var x T = ds.Graphs[first()])"
+	if !strings.Contains(errs, want) {
+		t.Errorf("errors:\n%s\nwant %q", errs, want)
+	}
+}

@@ -22,7 +22,7 @@ import (
 // startImports are imported at the start of an interactive session, so that the
 // common packages are at hand; importing one of them again is accepted and ignored.
 var startImports = []string{
-	"fmt", "math", "math/rand/v2", "os", "sort", "strings", "time",
+	"context", "fmt", "math", "math/rand/v2", "os", "sort", "strings", "time",
 	"gonum.org/v1/gonum/mat",
 	"github.com/gexph/gexph/data", "github.com/gexph/gexph/expander", "github.com/gexph/gexph/gexph",
 	"github.com/gexph/gexph/plots", "github.com/gexph/gexph/spectral",

@@ -56,6 +56,10 @@ Ctrl-D ends the session.
 
 The interpreter speaks roughly Go 1.21: no range over integers or functions, no min, max
 or clear builtins, and no calls to generic functions of compiled packages.
+
+Flags:
+  -echo
+    	print the value of each expression statement of a script, as a session does
 `
 
 // Run runs the REPL with the given command-line arguments (without the command name):
@@ -144,6 +148,8 @@ type session struct {
 	out    io.Writer
 	errs   *positionWriter
 	echo   bool
+	// resultsDeclared tells that resultsVar is declared (see evalValues).
+	resultsDeclared bool
 }
 
 // newSession returns an interpreter with every symbol table loaded. name is the source
@@ -186,16 +192,14 @@ func (s *session) script(src string) error {
 			chunk = ""
 			continue
 		}
-		v, err := s.eval(context.Background(), chunk, start)
+		vals, err := s.evalChunk(context.Background(), chunk, start, s.echo)
 		if incomplete(err, chunk, start) && i < len(lines)-1 {
 			continue
 		}
 		if err != nil {
 			return s.fail(err, chunk, start)
 		}
-		if s.echo && isExpression(chunk) {
-			printValue(s.out, v)
-		}
+		printValues(s.out, vals)
 		chunk = ""
 	}
 	return nil
@@ -300,7 +304,7 @@ func (s *session) interactive(in io.Reader) {
 			case <-done:
 			}
 		}()
-		v, err := s.eval(ctx, chunk, start)
+		vals, err := s.evalChunk(ctx, chunk, start, true)
 		close(done)
 		cancel()
 		if incomplete(err, chunk, start) {
@@ -317,10 +321,21 @@ func (s *session) interactive(in io.Reader) {
 				continue
 			}
 			fmt.Fprintln(s.errs.w, s.describe(err, stmt, start))
-		case isExpression(stmt):
-			printValue(s.out, v)
+		default:
+			printValues(s.out, vals)
 		}
 	}
+}
+
+// evalChunk evaluates a chunk of statements and returns the values to print: with show,
+// those of an expression statement worth echoing (every result of a call, see
+// evalValues), else none.
+func (s *session) evalChunk(ctx context.Context, chunk string, start int, show bool) ([]reflect.Value, error) {
+	if show && isExpression(chunk) {
+		return s.evalValues(ctx, chunk, start)
+	}
+	_, err := s.evalStatement(ctx, chunk, start)
+	return nil, err
 }
 
 // eval evaluates chunk, whose first line is line start of the input, and recovers any
@@ -365,7 +380,7 @@ func (s *session) describe(err error, chunk string, start int) string {
 		if why := unsupported(chunk, start, s.errs); why != "" {
 			msg += " (" + why + ")"
 		} else if strings.Contains(msg, "constant definition loop") || strings.Contains(msg, "undefined: ") {
-			msg += " (a name the interpreter does not know: check its spelling, and import its package first, e.g. import \"github.com/gexph/gexph/gexph\")"
+			msg += " (" + definitionLoopHint(chunk) + ")"
 		}
 		return msg
 	}
@@ -415,7 +430,7 @@ func parseChunk(chunk string) (fset *token.FileSet, file *ast.File, stmts bool, 
 	case token.CONST, token.FUNC, token.IMPORT, token.TYPE, token.VAR:
 		src = "package p;\n" + chunk
 	default:
-		src, stmts = "package p; func _() {\n"+chunk+"\n}", true
+		src, stmts = chunkSource(chunk), true
 	}
 	fset = token.NewFileSet()
 	file, err = parser.ParseFile(fset, "", src, 0)

@@ -281,3 +281,13 @@ func TestBadArguments(t *testing.T) {
 		t.Errorf("-h: usage not printed, stderr %q", errs.String())
 	}
 }
+
+// A script run with -echo shows every result of a call, as a session does: an error
+// returned second is never hidden behind the first result.
+func TestEchoedScriptShowsEveryResultOfACall(t *testing.T) {
+	stdout, stderr, err := runScript(t, "import \"strconv\"\nstrconv.Atoi(\"x\") // a comment\nstrconv.ParseBool(\"true\")\n", "-echo", "-")
+	want := "0\nstrconv.Atoi: parsing \"x\": invalid syntax\ntrue\n<nil>\n"
+	if err != nil || stdout != want {
+		t.Errorf("stdout %q (err %v, stderr %q), want %q", stdout, err, stderr, want)
+	}
+}

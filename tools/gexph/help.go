@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/gexph/gexph/gexph"
+	"github.com/gomlx/compute"
+)
+
+// commandExamples are the examples that `gexph COMMAND -h` shows below the flags: a
+// command line and what it does, two or three per command.
+func commandExamples() map[string][][2]string {
+	return map[string][][2]string{
+		"expander": {
+			{"gexph expander -n 1000000 -d 6", "a certified random 6-regular expander on 10⁶ nodes"},
+			{"gexph expander -n 10000 -d 4 -algo hamiltonian -out g.txt", "another process; its edges written for gexph spectral"},
+		},
+		"spectral": {
+			{"gexph spectral -edges g.txt", "λ₂, λₙ, the mixing bound and measured mixing, the diameter"},
+			{"gexph expander -n 1000 -d 4 -out g.txt && gexph spectral -edges g.txt -json", "an expander analysed, as JSON"},
+		},
+		"data": {
+			{"gexph data -dataset pattern", "statistics of a data set known by name"},
+			{"gexph data -dataset npz:my_graph.npz -json", "your own file, as JSON"},
+			{"gexph data -dataset cora -export exported/cora", "write it as gexph trains on it, for PyG"},
+		},
+		"train": {
+			{"gexph train -dataset pattern -preset demo -epochs 2", "a quick run, nothing written"},
+			{"gexph train -dataset computers -set lr=0.002 -out runs/c1", "checkpoints and logs in runs/c1 (add -resume after an interruption)"},
+			{"gexph train -dataset cora -seeds 1,2,3 -out runs/cora", "one run per seed, and their mean ± std"},
+		},
+		"eval": {
+			{"gexph eval -ckpt runs/c1/best.ckpt", "loss and metric of every split"},
+			{"gexph eval -ckpt runs/c1/best.ckpt -split test -json", "the test split, as JSON"},
+		},
+		"predict": {
+			{"gexph predict -ckpt runs/c1/best.ckpt -out preds.csv", "the test split's predictions"},
+			{"gexph predict -ckpt runs/c1/best.ckpt -split val -out val.csv", "another split"},
+		},
+		"export": {
+			{"gexph export -ckpt runs/c1/best.ckpt -out c1.safetensors", "weights that safetensors.torch.load_file reads"},
+			{"gexph export -ckpt runs/c1/last.ckpt -out last.safetensors", "the last epoch's weights"},
+		},
+		"plot": {
+			{"gexph plot runs/c1 -o c1.png", "validation metric per epoch"},
+			{"gexph plot runs/c1-seeds runs/c1 -o seeds.svg -key val_loss", "seeds as mean ± band, beside another run"},
+		},
+		"config": {
+			{"gexph config -preset computers > my.yaml", "a full config to edit and pass to -config"},
+			{"gexph config -dataset cora -set lr=0.002 -json", "a data set's preset with an override, as JSON"},
+		},
+		"bench": {
+			{"gexph bench -case model -preset pattern", "one training step of the PATTERN preset's whole model"},
+			{"gexph bench -case expander -n 1000000 -d 6", "expander generation and certification time"},
+			{"gexph bench -table", "the standard table, each row in its own process"},
+		},
+		"compare": {
+			{"gexph compare -backend xla:cpu -dataset pattern -preset demo", "XLA on the CPU against the go backend (an xla build)"},
+			{"gexph compare -backend xla:/path/to/pjrt_c_api_gpu_plugin.so -dataset cora -tol 1e-3", "a GPU, with a looser tolerance"},
+		},
+		"reproduce": {
+			{"gexph reproduce -suite transductive -runs '_s1$' -out docs/results", "one seed of every transductive run"},
+			{"gexph reproduce -suite scaling -out docs/results", "seconds and memory against graph size"},
+			{"gexph reproduce -report -out docs/results -results docs/RESULTS.md", "only regenerate the report"},
+		},
+		"repl": {
+			{"gexph repl", "an interactive session"},
+			{"gexph repl spectrum.go", "run a script"},
+			{"gexph repl -echo < script.go", "a script from standard input, printing each expression's value"},
+		},
+		"version": {
+			{"gexph version", "module version, commit, Go version, GOEXPERIMENT, backends linked"},
+			{"gexph version -json", "the same as JSON"},
+		},
+	}
+}
+
+// writeExamples writes a command's examples as a section of its help.
+func writeExamples(w io.Writer, name string) {
+	ex := commandExamples()[name]
+	if len(ex) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\nExamples:")
+	for _, e := range ex {
+		fmt.Fprintf(w, "  %s\n      %s\n", e[0], e[1])
+	}
+}
+
+// versionInfo is what `gexph version` reports.
+type versionInfo struct {
+	// Version is the module version and commit (gexph.Version).
+	Version string `json:"version"`
+	// Commit and CommitTime are the build's VCS revision and its time; Modified tells a
+	// build of a modified tree.
+	Commit     string `json:"commit,omitempty"`
+	CommitTime string `json:"commit_time,omitempty"`
+	Modified   bool   `json:"modified,omitempty"`
+	// GoVersion is the toolchain that built the binary; GOEXPERIMENT its experiments.
+	GoVersion    string `json:"go_version"`
+	GOEXPERIMENT string `json:"goexperiment"`
+	// Backends are the compute backends linked in (go; xla in an xla build).
+	Backends []string `json:"backends"`
+	// Warnings are the build's problems for speed (gexph.BuildWarnings).
+	Warnings []string `json:"warnings,omitempty"`
+}
+
+// buildVersion collects the versionInfo of the build bi (nil: no build information).
+func buildVersion(bi *debug.BuildInfo) versionInfo {
+	v := versionInfo{Version: gexph.Version(), GoVersion: runtime.Version(), Backends: compute.List()}
+	if bi == nil {
+		return v
+	}
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			v.Commit = s.Value
+		case "vcs.time":
+			v.CommitTime = s.Value
+		case "vcs.modified":
+			v.Modified = s.Value == "true"
+		case "GOEXPERIMENT":
+			v.GOEXPERIMENT = s.Value
+		}
+	}
+	v.Warnings = gexph.BuildWarnings(bi)
+	return v
+}
+
+func runVersion(args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("version", "[-json]", stderr)
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := parseFlags(fs, args, 0); err != nil {
+		return err
+	}
+	bi, _ := debug.ReadBuildInfo()
+	v := buildVersion(bi)
+	if *asJSON {
+		return writeJSON(stdout, v)
+	}
+	orNone := func(s string) string {
+		if s == "" {
+			return "(not recorded)"
+		}
+		return s
+	}
+	commit := orNone(v.Commit)
+	if v.Modified {
+		commit += " (modified tree)"
+	}
+	if v.CommitTime != "" {
+		commit += ", " + v.CommitTime
+	}
+	fmt.Fprintf(stdout, "gexph        %s\ncommit       %s\ngo           %s\nGOEXPERIMENT %s\nbackends     %s\n",
+		v.Version, commit, v.GoVersion, orNone(v.GOEXPERIMENT), strings.Join(v.Backends, ", "))
+	for _, w := range v.Warnings {
+		fmt.Fprintf(stdout, "warning      %s\n", w)
+	}
+	return nil
+}
