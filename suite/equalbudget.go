@@ -1,0 +1,205 @@
+package suite
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+
+	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/jsonfile"
+)
+
+// EqualBudgetDir is the folder under a results root that holds the equal-budget
+// comparison's records: DATASET/reference-sS.json (tools/pyg/ref_graph_train.py) and
+// DATASET/gexph-sS.json with gexph-sS.log.jsonl (tools/pyg/equal_budget.sh).
+const EqualBudgetDir = "equal-budget"
+
+// referenceRun is a record of tools/pyg/ref_graph_train.py: one training of the paper's
+// code on gexph's exported graphs.
+type referenceRun struct {
+	Dataset         string         `json:"dataset"`
+	Graphs          map[string]int `json:"graphs"`
+	Seed            int            `json:"seed"`
+	Epochs          int            `json:"epochs"`
+	Metric          string         `json:"metric"`
+	ValMetric       float64        `json:"val_metric"`
+	TestMetric      float64        `json:"test_metric"`
+	SecondsPerEpoch float64        `json:"seconds_per_epoch"`
+	PeakRSSMiB      float64        `json:"peak_rss_mib"`
+}
+
+// equalBudgetSide is one stack's runs on one data set.
+type equalBudgetSide struct {
+	test, secs, rss []float64
+}
+
+func (s *equalBudgetSide) add(test, secs, rss float64) {
+	s.test, s.secs, s.rss = append(s.test, test), append(s.secs, secs), append(s.rss, rss)
+}
+
+// writeEqualBudgetSection writes the section of the equal-budget comparison from the
+// records under dir (one folder per data set); it writes nothing when there are none.
+func writeEqualBudgetSection(w io.Writer, dir string) error {
+	sets, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	var rows []string
+	for _, d := range sets {
+		if !d.IsDir() {
+			continue
+		}
+		row, err := equalBudgetRow(filepath.Join(dir, d.Name()), d.Name())
+		if err != nil {
+			return err
+		}
+		if row != "" {
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\n## Equal budget: gexph against the paper's code")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Both stacks train on the same graphs (`gexph data -export`, read by the reference through `tools/pyg`), with the reference's config and gexph's preset set to the same hyperparameters, for the same epochs, seeds 1–3 on each side, one run at a time on the same machine (`bash tools/pyg/equal_budget.sh DATASET`; differences between the presets and the reference's configs: [REFERENCE.md](REFERENCE.md#graph-level-data-sets-at-equal-budget)). Test metric at the best validation epoch, each seed; the verdict asks whether gexph's mean lies within the reference's seed range or above it.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Data set | Budget | Reference (seeds) | gexph (seeds) | Verdict | s/epoch: reference, gexph | Peak RSS (MiB): reference, gexph |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintln(w, r)
+	}
+	return nil
+}
+
+// equalBudgetRow summarises one data set's records as a table row ("" when a side has
+// no run yet).
+func equalBudgetRow(dir, name string) (string, error) {
+	var ref, ours equalBudgetSide
+	var budget string
+	refs, err := filepath.Glob(filepath.Join(dir, "reference-s*.json"))
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(refs)
+	for _, p := range refs {
+		var r referenceRun
+		if err := jsonfile.Read(p, &r); err != nil {
+			return "", fmt.Errorf("equal budget: %w", err)
+		}
+		ref.add(100*r.TestMetric, r.SecondsPerEpoch, r.PeakRSSMiB)
+		budget = fmt.Sprintf("%d/%d/%d graphs, %d epochs", r.Graphs["train"], r.Graphs["val"], r.Graphs["test"], r.Epochs)
+	}
+	ourRuns, err := filepath.Glob(filepath.Join(dir, "gexph-s*.json"))
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(ourRuns)
+	for _, p := range ourRuns {
+		var r gexph.Result
+		if err := jsonfile.Read(p, &r); err != nil {
+			return "", fmt.Errorf("equal budget: %w", err)
+		}
+		secs, err := medianLaterEpochSeconds(p[:len(p)-len(".json")] + ".log.jsonl")
+		if err != nil {
+			return "", fmt.Errorf("equal budget: %w", err)
+		}
+		ours.add(100*r.TestMetric, secs, r.PeakRSSMB)
+	}
+	if len(ref.test) == 0 || len(ours.test) == 0 {
+		return "", nil
+	}
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %.1f, %.1f (%.1f× faster) | %.0f, %.0f |", name, budget,
+		metricList(ref.test), metricList(ours.test), equalBudgetVerdict(ref.test, ours.test),
+		median(ref.secs), median(ours.secs), median(ref.secs)/median(ours.secs), median(ref.rss), median(ours.rss)), nil
+}
+
+// equalBudgetVerdict compares gexph's mean test metric with the reference's seeds.
+func equalBudgetVerdict(ref, ours []float64) string {
+	m := mean(ours)
+	lo, hi := slices.Min(ref), slices.Max(ref)
+	switch {
+	case m > hi:
+		return fmt.Sprintf("**above** the reference's range (mean %.2f > %.2f)", m, hi)
+	case m >= lo:
+		return fmt.Sprintf("**within** the reference's range (mean %.2f in [%.2f, %.2f])", m, lo, hi)
+	}
+	return fmt.Sprintf("**below** the reference's range by %.2f points (mean %.2f < %.2f)", lo-m, m, lo)
+}
+
+// metricList writes the per-seed metrics and their mean.
+func metricList(xs []float64) string {
+	s := ""
+	for i, x := range xs {
+		if i > 0 {
+			s += ", "
+		}
+		s += strconv.FormatFloat(x, 'f', 2, 64)
+	}
+	return fmt.Sprintf("%s (mean %.2f)", s, mean(xs))
+}
+
+func mean(xs []float64) float64 {
+	t := 0.0
+	for _, x := range xs {
+		t += x
+	}
+	return t / float64(len(xs))
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// epochLine matches the epoch lines of a log.jsonl (the header line has no "epoch").
+var epochLine = regexp.MustCompile(`"epoch":`)
+
+// medianLaterEpochSeconds is the median of a run's epoch seconds after the first (which
+// compiles), from its log.jsonl.
+func medianLaterEpochSeconds(path string) (float64, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return 0, err
+	}
+	defer f.Close()
+	var secs []float64
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for sc.Scan() {
+		if !epochLine.Match(sc.Bytes()) {
+			continue
+		}
+		var st gexph.EpochStats
+		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
+			return 0, fmt.Errorf("%s: %w", path, err)
+		}
+		secs = append(secs, st.Seconds)
+	}
+	if err := sc.Err(); err != nil {
+		return 0, fmt.Errorf("%s: %w", path, err)
+	}
+	if len(secs) == 0 {
+		return math.NaN(), fmt.Errorf("%s: no epoch lines", path)
+	}
+	if len(secs) > 1 {
+		secs = secs[1:]
+	}
+	return median(secs), nil
+}

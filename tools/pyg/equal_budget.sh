@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# The equal-budget comparison of gexph with the paper's own code (docs/REFERENCE.md):
+# the same exported graphs, the reference's config (configs/Exphormer/DATASET.yaml) and
+# gexph's preset set to the same hyperparameters, the same epochs, seeds 1..SEEDS on each
+# side, one run at a time (timings are only comparable alone). Resumable: a seed whose
+# record exists is skipped.
+#
+#   bash tools/pyg/equal_budget.sh pattern [SEEDS]     # needs ../shared/peers/stage.sh once
+#
+# Records go to docs/results/equal-budget/DATASET/{reference,gexph}-sS.json (gexph's with
+# its log.jsonl beside it); the data to /tmp/gexph-equal-budget/DATASET.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+DATASET=${1:?usage: equal_budget.sh pattern [SEEDS]}
+SEEDS=${2:-3}
+REF=${EXPHORMER_REF:-$HOME/exphormer-ref}
+OUT=docs/results/equal-budget/$DATASET
+DATA=${EQB_DATA:-/tmp/gexph-equal-budget}/$DATASET
+export GOTOOLCHAIN=go1.27.0 GOEXPERIMENT=simd GOMLX_BACKEND=go THREADS=${THREADS:-$(nproc)}
+
+# The budget and the hyperparameters on which gexph's preset differs from the
+# reference's config (docs/REFERENCE.md lists each difference).
+case $DATASET in
+  pattern)
+    GRAPHS=(500 125 125) EPOCHS=8 CFG=configs/Exphormer/pattern.yaml NAME=PATTERN
+    REF_SET=(optim.num_warmup_epochs 0)
+    GEXPH_SET=(warmup_epochs=0 attn_dropout=0.5 weight_decay=2e-5) ;;
+  cluster)
+    GRAPHS=(250 60 60) EPOCHS=5 CFG=configs/Exphormer/cluster.yaml NAME=CLUSTER
+    REF_SET=(optim.num_warmup_epochs 0)
+    GEXPH_SET=(warmup_epochs=0) ;;
+  *) echo "equal_budget.sh: no budget for $DATASET (pattern, cluster)" >&2; exit 2 ;;
+esac
+
+mkdir -p "$OUT"
+make -s build
+if [ ! -f "$DATA/meta.json" ]; then
+  build/gexph data -dataset "$DATASET" -seed 1 -train-graphs "${GRAPHS[0]}" -val-graphs "${GRAPHS[1]}" \
+    -test-graphs "${GRAPHS[2]}" -export "$DATA"
+fi
+
+for s in $(seq 1 "$SEEDS"); do
+  rec=$OUT/reference-s$s.json
+  [ -f "$rec" ] && { echo "reference seed $s: done ($rec)"; continue; }
+  echo "reference seed $s"
+  ( . "$REF/ref_env.sh" >/dev/null
+    "$PY" tools/pyg/ref_graph_train.py --export "$DATA" --cfg "$CFG" --name "$NAME" --epochs "$EPOCHS" \
+      --seed "$s" $(printf -- '--set %s %s ' "${REF_SET[@]}") --json "$rec" )
+done
+
+for s in $(seq 1 "$SEEDS"); do
+  rec=$OUT/gexph-s$s.json
+  [ -f "$rec" ] && { echo "gexph seed $s: done ($rec)"; continue; }
+  echo "gexph seed $s"
+  run=runs/equal-budget/$DATASET-s$s
+  sets=(-set "epochs=$EPOCHS")
+  for kv in "${GEXPH_SET[@]}"; do sets+=(-set "$kv"); done
+  build/gexph train -dataset "export:$DATA" -preset "$DATASET" "${sets[@]}" -seed "$s" -out "$run" -force -quiet -json > "$rec.tmp"
+  mv "$rec.tmp" "$rec"
+  cp "$run/log.jsonl" "$OUT/gexph-s$s.log.jsonl"
+done
+echo "records in $OUT"

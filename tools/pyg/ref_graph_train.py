@@ -1,0 +1,188 @@
+#!/usr/bin/env python3
+"""Train the Exphormer paper's own code on a data set that gexph exported; summarise.
+
+A measuring tool, not part of gexph: it runs the reference implementation (staged by
+../shared/peers/stage.sh, unmodified) on exactly the graphs gexph trains on, for the
+equal-budget comparison of docs/REFERENCE.md. It is run with the staged environment:
+
+    . ~/exphormer-ref/ref_env.sh      # PYTHONPATH, threads (see ../shared/peers)
+    python3 tools/pyg/ref_graph_train.py --export DIR --cfg configs/Exphormer/pattern.yaml \\
+        --epochs 8 --seed 1 [--set key value ...] [--json OUT.json]
+
+What it does:
+  - reads the export (tools/pyg/load_export.py) and writes it where PyG 2.0.4's
+    GNNBenchmarkDataset reads its raw file (DATASET_v2.pt: three lists of dicts, train,
+    val and test, with x as PyG's files hold it: categorical node features one-hot), so
+    the reference's own master loader, positional encodings and expander edges apply;
+  - runs the reference's main.py in this process with the config and the overrides
+    wandb.use False, optim.max_epoch, seed, num_threads, device cpu, train.enable_ckpt
+    False, dataset.dir/out_dir -> a temporary folder, and any --set pairs;
+  - reads the reference's log as it is written: per epoch the wall time and the
+    train/val/test metric (cfg.metric_best), and its own best-epoch selection.
+Prints one JSON object (and writes it to --json): the epochs' seconds and metrics, the
+best epoch and its val and test metric, peak RSS.
+"""
+import argparse
+import ast
+import json
+import os
+import re
+import resource
+import runpy
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from load_export import read_meta, read_split  # noqa: E402
+
+REF = os.environ.get("EXPHORMER_REF", os.path.expanduser("~/exphormer-ref"))
+
+
+def write_raw(export, path):
+    """The export as GNNBenchmarkDataset's raw file: [train, val, test] lists of dicts."""
+    import torch
+    meta = read_meta(export)
+    if meta["transductive"] or meta["task"] != "node-classification":
+        sys.exit(f"{export}: want an inductive node-classification export (PATTERN, CLUSTER), got {meta['task']}")
+    splits = []
+    for s in ("train", "val", "test"):
+        graphs = []
+        for g in read_split(export, s, onehot=True):
+            graphs.append({
+                "x": torch.from_numpy(g["x"]).float(),
+                "edge_index": torch.from_numpy(g["edge_index"]).long(),
+                "y": torch.from_numpy(g["y"]).long(),
+            })
+        splits.append(graphs)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    torch.save(splits, path)
+    return meta, [len(s) for s in splits]
+
+
+class LineTap:
+    """A sys.stdout stand-in: every complete line goes to a callback with its time."""
+
+    def __init__(self, logf, on_line):
+        self.logf, self.on_line, self.buf = logf, on_line, ""
+
+    def write(self, s):
+        now = time.perf_counter()
+        self.logf.write(s)
+        self.buf += s
+        while "\n" in self.buf:
+            line, self.buf = self.buf.split("\n", 1)
+            self.on_line(line, now)
+        return len(s)
+
+    def flush(self):
+        self.logf.flush()
+
+    def isatty(self):
+        return False
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--export", required=True, help="a directory written by gexph data -export")
+    ap.add_argument("--cfg", required=True, help="the reference's config, relative to its tree")
+    ap.add_argument("--name", default="PATTERN", help="GNNBenchmarkDataset name the config loads (PATTERN, CLUSTER)")
+    ap.add_argument("--epochs", type=int, required=True)
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--set", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
+                    help="another config override (repeatable)")
+    ap.add_argument("--json", help="also write the summary here")
+    ap.add_argument("--keep", action="store_true", help="keep the temporary folder (log, results)")
+    a = ap.parse_args()
+    threads = int(os.environ.get("THREADS") or os.cpu_count())
+    tmp = tempfile.mkdtemp(prefix="exphormer-ref-graph-")
+    meta, sizes = write_raw(a.export, os.path.join(tmp, "datasets", "GNNBenchmarkDataset", a.name, "raw", f"{a.name}_v2.pt"))
+    log_path = os.path.join(tmp, "reference.log")
+    real_out = sys.stdout
+    state = {"last": None, "epochs": [], "stats": {}, "metric": None}
+
+    def on_line(line, now):
+        if line.startswith("Start from epoch"):
+            state["last"] = now
+            return
+        m = re.match(r"^(train|val|test): (\{.*\})\s*$", line)
+        if m:
+            try:
+                d = ast.literal_eval(m.group(2))
+                state["stats"].setdefault(d["epoch"], {})[m.group(1)] = d
+            except (ValueError, SyntaxError, KeyError):
+                pass
+            return
+        m = re.match(r"^> Epoch (\d+): took ([\d.]+)s.*Best so far: epoch (\d+)", line)
+        if m:
+            ep, took, best = int(m.group(1)), float(m.group(2)), int(m.group(3))
+            dt = now - state["last"] if state["last"] is not None else float("nan")
+            state["last"] = now
+            state["epochs"].append({"epoch": ep + 1, "seconds": dt, "reference_took": took, "best": best + 1})
+            real_out.write(f"epoch {ep + 1}/{a.epochs}: {dt:.1f} s\n")
+            real_out.flush()
+
+    argv = ["main.py", "--cfg", a.cfg, "wandb.use", "False", "optim.max_epoch", str(a.epochs),
+            "num_threads", str(threads), "device", "cpu", "seed", str(a.seed), "train.enable_ckpt", "False",
+            "dataset.dir", os.path.join(tmp, "datasets"), "out_dir", os.path.join(tmp, "results")]
+    for k, v in a.set:
+        argv += [k, v]
+    print(f"reference: {REF}\n  python3 {' '.join(argv)}\n  log: {log_path}", flush=True)
+    err = None
+    with open(log_path, "w") as logf:
+        sys.stdout = LineTap(logf, on_line)
+        cwd = os.getcwd()
+        try:
+            os.chdir(REF)
+            sys.path.insert(0, REF)
+            sys.argv = argv
+            runpy.run_path(os.path.join(REF, "main.py"), run_name="__main__")
+        except BaseException as e:  # report, then fail
+            import traceback
+            traceback.print_exc(file=logf)
+            err = e
+        finally:
+            sys.stdout.flush()
+            sys.stdout = real_out
+            os.chdir(cwd)
+    if err is not None or len(state["epochs"]) != a.epochs:
+        print(f"reference run failed ({err!r}, {len(state['epochs'])} epochs logged); log {log_path}")
+        print("".join(open(log_path).readlines()[-25:]))
+        sys.exit(1)
+    from torch_geometric.graphgym.config import cfg
+    metric = cfg.metric_best
+    per_epoch = []
+    for e in state["epochs"]:
+        st = state["stats"].get(e["epoch"] - 1, {})
+        row = dict(e)
+        for s in ("train", "val", "test"):
+            row[s] = st.get(s, {}).get(metric)
+            row[s + "_loss"] = st.get(s, {}).get("loss")
+        per_epoch.append(row)
+    best = per_epoch[-1]["best"]
+    steady = [e["seconds"] for e in per_epoch[1:]] or [per_epoch[0]["seconds"]]
+    out = {
+        "stack": "reference", "export": os.path.abspath(a.export), "dataset": meta["name"],
+        "graphs": dict(zip(("train", "val", "test"), sizes)), "cfg": a.cfg, "overrides": a.set,
+        "seed": a.seed, "epochs": a.epochs, "metric": metric, "best_epoch": best,
+        "val_metric": per_epoch[best - 1]["val"], "test_metric": per_epoch[best - 1]["test"],
+        "seconds_per_epoch": statistics.median(steady), "history": per_epoch,
+        "peak_rss_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    }
+    text = json.dumps(out)
+    print(text)
+    if a.json:
+        with open(a.json + ".tmp", "w") as f:
+            f.write(text + "\n")
+        os.replace(a.json + ".tmp", a.json)
+    if a.keep:
+        print(f"kept {tmp}", file=sys.stderr)
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
