@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"go/format"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -47,7 +48,8 @@ func repoRoot(t *testing.T) string {
 	return root
 }
 
-// files lists the regular files under dir, by slash-separated relative path.
+// files lists the regular files under dir, by slash-separated relative path, each Go
+// file as gofmt formats it (formatting is not a change to upstream).
 func files(t *testing.T, dir string) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
@@ -56,9 +58,17 @@ func files(t *testing.T, dir string) map[string][]byte {
 			return err
 		}
 		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if strings.HasSuffix(path, ".go") {
+			if b, err = format.Source(b); err != nil {
+				return fmt.Errorf("gofmt %s: %w", path, err)
+			}
+		}
 		rel, _ := filepath.Rel(dir, path)
 		out[filepath.ToSlash(rel)] = b
-		return err
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -106,9 +116,9 @@ func patchTable(t *testing.T, patches []byte) map[string]string {
 }
 
 // TestThirdPartyComputeIsUpstreamPlusPatches holds third_party/compute to upstream
-// v0.1.14: every upstream file is there, identical unless PATCHES.md lists it as changed
-// with the lines its diff adds and removes; every other file is listed as new with its
-// line count.
+// v0.1.14: every upstream file is there, identical after gofmt unless PATCHES.md lists it
+// as changed with the lines its diff adds and removes; every other file is listed as new
+// with its line count.
 func TestThirdPartyComputeIsUpstreamPlusPatches(t *testing.T) {
 	up := files(t, upstreamDir(t))
 	ours := files(t, filepath.Join(repoRoot(t), "third_party", "compute"))
@@ -121,7 +131,7 @@ func TestThirdPartyComputeIsUpstreamPlusPatches(t *testing.T) {
 			t.Errorf("upstream file %s is missing", path)
 		case bytes.Equal(got, want):
 			if table[path] != "" {
-				t.Errorf("%s is listed in PATCHES.md (%s) but is upstream's byte for byte", path, table[path])
+				t.Errorf("%s is listed in PATCHES.md (%s) but is upstream's (after gofmt)", path, table[path])
 			}
 		default:
 			a, r := lineDiff(want, got)

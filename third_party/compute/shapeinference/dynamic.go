@@ -321,4 +321,3 @@ func DynamicPad(operand shapes.Shape, axesConfig ...compute.DynamicPadAxis) (out
 	}
 	return output, nil
 }
-

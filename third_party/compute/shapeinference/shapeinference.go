@@ -424,10 +424,10 @@ func UnaryOp(opType compute.OpType, operand shapes.Shape) (output shapes.Shape, 
 // The onTrue and onFalse must have the same dtype.
 //
 // Standard implicit broadcasting rules apply across all three operands:
-// - Scalar operands are implicitly broadcast to the shape of the other operands.
-// - Non-scalar operands must have the same rank, and for each axis, their dimensions must either match or be 1.
-//   Dimension 1 is broadcast to the larger dimension.
-// - The resulting shape has dimension max(dim_condition, dim_onTrue, dim_onFalse) on each axis, and the dtype of onTrue/onFalse.
+//   - Scalar operands are implicitly broadcast to the shape of the other operands.
+//   - Non-scalar operands must have the same rank, and for each axis, their dimensions must either match or be 1.
+//     Dimension 1 is broadcast to the larger dimension.
+//   - The resulting shape has dimension max(dim_condition, dim_onTrue, dim_onFalse) on each axis, and the dtype of onTrue/onFalse.
 func Where(condition, onTrue, onFalse shapes.Shape) (output shapes.Shape, err error) {
 	if condition.DType != dtypes.Bool {
 		err = errors.Errorf("condition for Where() must be a boolean, got %s instead", condition)
@@ -707,7 +707,6 @@ func CumSum(operand shapes.Shape, axis int) (output shapes.Shape, err error) {
 	}
 	return operand.Clone(), nil
 }
-
 
 // Gather returns the output shape of a Gather operation.
 func Gather(operand, startIndices shapes.Shape, indexVectorAxis int, offsetOutputAxes, collapsedSliceAxes,
@@ -1416,7 +1415,6 @@ func SelectAndScatter(operand, source shapes.Shape, windowDimensions, windowStri
 	}
 	return operand.Clone(), nil
 }
-
 
 // ConvGeneral returns the expected output shape for the ConvGeneral operation.
 func ConvGeneral(input, kernel shapes.Shape, axes compute.ConvolveAxesConfig,

@@ -1446,7 +1446,6 @@ func TestDotGeneral_DynamicAndNames(t *testing.T) {
 	})
 }
 
-
 func TestConcatenateOp_Dynamic(t *testing.T) {
 	t.Run("ConcatOnDynamicAxis", func(t *testing.T) {
 		s1 := SD(F32, []int{-1, 512}, []string{"batch", ""})

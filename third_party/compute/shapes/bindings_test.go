@@ -283,7 +283,6 @@ func TestBindings(t *testing.T) {
 		}
 	})
 
-
 	t.Run("RoundTrip_ExtractAndResolve", func(t *testing.T) {
 		// Extract bindings from concrete shape, then resolve template with those bindings.
 		template := MakeDynamic(dtypes.Float32, []int{-1, -1, 768}, []string{"batch", "seq_len", ""})

@@ -36,7 +36,7 @@ func TestFloat16SIMD(t *testing.T) {
 		v := LoadFloat16s(inF16[i : i+vecLen])
 		even, odd := ToFloat32SIMD(v)
 		res := FromFloat32SIMD(even, odd)
-		StoreFloat16s(res, outF16[i : i+vecLen])
+		StoreFloat16s(res, outF16[i:i+vecLen])
 	}
 
 	for i := range inF16 {

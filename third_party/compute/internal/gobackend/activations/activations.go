@@ -549,4 +549,3 @@ var (
 	_ = float16.FromFloat32
 	_ = bfloat16.FromFloat32
 )
-

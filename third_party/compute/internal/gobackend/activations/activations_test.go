@@ -316,4 +316,3 @@ func TestVJPFromOutput(t *testing.T) {
 		}
 	})
 }
-

@@ -15,7 +15,7 @@ import (
 // -------------------------------------------------------------------------------------------------
 
 func ReluFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func ReluFloat64SIMD(in, out []float64) {
+	//alt:float64 func ReluFloat64SIMD(in, out []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vLen := vZero.Len()
@@ -33,7 +33,7 @@ func ReluFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func SigmoidFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func SigmoidFloat64SIMD(in, out []float64) {
+	//alt:float64 func SigmoidFloat64SIMD(in, out []float64) {
 	vLen := simd.BroadcastFloat32s(0).Len() //alt:float32
 	//alt:float64 vLen := simd.BroadcastFloat64s(0).Len()
 	i := 0
@@ -52,7 +52,7 @@ func SigmoidFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func HardSigmoidFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func HardSigmoidFloat64SIMD(in, out []float64) {
+	//alt:float64 func HardSigmoidFloat64SIMD(in, out []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vOne := simd.BroadcastFloat32s(1) //alt:float32
@@ -76,7 +76,7 @@ func HardSigmoidFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func LeakyReluFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func LeakyReluFloat64SIMD(in, out []float64) {
+	//alt:float64 func LeakyReluFloat64SIMD(in, out []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vAlpha := simd.BroadcastFloat32s(0.3) //alt:float32
@@ -98,7 +98,7 @@ func LeakyReluFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func SeluFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func SeluFloat64SIMD(in, out []float64) {
+	//alt:float64 func SeluFloat64SIMD(in, out []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vScale := simd.BroadcastFloat32s(seluScale) //alt:float32
@@ -128,7 +128,7 @@ func SeluFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func SiluFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func SiluFloat64SIMD(in, out []float64) {
+	//alt:float64 func SiluFloat64SIMD(in, out []float64) {
 	vLen := simd.BroadcastFloat32s(0).Len() //alt:float32
 	//alt:float64 vLen := simd.BroadcastFloat64s(0).Len()
 	i := 0
@@ -147,7 +147,7 @@ func SiluFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func HardSwishFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func HardSwishFloat64SIMD(in, out []float64) {
+	//alt:float64 func HardSwishFloat64SIMD(in, out []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vOne := simd.BroadcastFloat32s(1) //alt:float32
@@ -173,7 +173,7 @@ func HardSwishFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func TanhFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func TanhFloat64SIMD(in, out []float64) {
+	//alt:float64 func TanhFloat64SIMD(in, out []float64) {
 	vLen := simd.BroadcastFloat32s(0).Len() //alt:float32
 	//alt:float64 vLen := simd.BroadcastFloat64s(0).Len()
 	i := 0
@@ -192,7 +192,7 @@ func TanhFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func GeluExactFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func GeluExactFloat64SIMD(in, out []float64) {
+	//alt:float64 func GeluExactFloat64SIMD(in, out []float64) {
 	vHalf := simd.BroadcastFloat32s(0.5) //alt:float32
 	//alt:float64 vHalf := simd.BroadcastFloat64s(0.5)
 	vOne := simd.BroadcastFloat32s(1.0) //alt:float32
@@ -218,7 +218,7 @@ func GeluExactFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func GeluApproxFloat32SIMD(in, out []float32) { //alt:float32
-//alt:float64 func GeluApproxFloat64SIMD(in, out []float64) {
+	//alt:float64 func GeluApproxFloat64SIMD(in, out []float64) {
 	vLen := simd.BroadcastFloat32s(0).Len() //alt:float32
 	//alt:float64 vLen := simd.BroadcastFloat64s(0).Len()
 	i := 0
@@ -237,7 +237,7 @@ func GeluApproxFloat32SIMD(in, out []float32) { //alt:float32
 }
 
 func SwiGLUFloat32SIMD(in, out []float32, numRows, hiddenDim int) { //alt:float32
-//alt:float64 func SwiGLUFloat64SIMD(in, out []float64, numRows, hiddenDim int) {
+	//alt:float64 func SwiGLUFloat64SIMD(in, out []float64, numRows, hiddenDim int) {
 	vLen := simd.BroadcastFloat32s(0).Len() //alt:float32
 	//alt:float64 vLen := simd.BroadcastFloat64s(0).Len()
 	for m := range numRows {
@@ -272,9 +272,9 @@ func SwiGLUFloat32SIMD(in, out []float32, numRows, hiddenDim int) { //alt:float3
 // vjpReluFloat32SIMD computes the ReLU VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpReluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 // vjpReluFloat64SIMD computes the ReLU VJP.
-//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float64 func vjpReluFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 // vjpReluFloat64SIMD computes the ReLU VJP.
+	//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float64 func vjpReluFloat64SIMD(y, x, dOutput, dx []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vLen := vZero.Len()
@@ -304,9 +304,9 @@ func vjpReluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 // vjpSigmoidFloat32SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpSigmoidFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 // vjpSigmoidFloat64SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
-//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float64 func vjpSigmoidFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 // vjpSigmoidFloat64SIMD computes the Sigmoid VJP: dx = dOutput * y * (1 - y).
+	//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float64 func vjpSigmoidFloat64SIMD(y, x, dOutput, dx []float64) {
 	vOne := simd.BroadcastFloat32s(1) //alt:float32
 	//alt:float64 vOne := simd.BroadcastFloat64s(1)
 	vLen := vOne.Len()
@@ -351,9 +351,9 @@ func vjpSigmoidFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 // vjpHardSigmoidFloat32SIMD computes the HardSigmoid VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpHardSigmoidFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 // vjpHardSigmoidFloat64SIMD computes the HardSigmoid VJP.
-//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float64 func vjpHardSigmoidFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 // vjpHardSigmoidFloat64SIMD computes the HardSigmoid VJP.
+	//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float64 func vjpHardSigmoidFloat64SIMD(y, x, dOutput, dx []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vSlope := simd.BroadcastFloat32s(0.2) //alt:float32
@@ -406,9 +406,9 @@ func vjpHardSigmoidFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 // vjpLeakyReluFloat32SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpLeakyReluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 // vjpLeakyReluFloat64SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
-//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float64 func vjpLeakyReluFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 // vjpLeakyReluFloat64SIMD computes the LeakyRelu VJP: dx = dOutput * (1 if y >= 0 else 0.3).
+	//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float64 func vjpLeakyReluFloat64SIMD(y, x, dOutput, dx []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vSlope := simd.BroadcastFloat32s(0.3) //alt:float32
@@ -438,9 +438,9 @@ func vjpLeakyReluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 // vjpSeluFloat32SIMD computes the SELU VJP.
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpSeluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 // vjpSeluFloat64SIMD computes the SELU VJP.
-//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float64 func vjpSeluFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 // vjpSeluFloat64SIMD computes the SELU VJP.
+	//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float64 func vjpSeluFloat64SIMD(y, x, dOutput, dx []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vScale := simd.BroadcastFloat32s(seluScale) //alt:float32
@@ -493,7 +493,7 @@ func vjpSeluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 }
 
 func vjpSiluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 func vjpSiluFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 func vjpSiluFloat64SIMD(y, x, dOutput, dx []float64) {
 	vOne := simd.BroadcastFloat32s(1) //alt:float32
 	//alt:float64 vOne := simd.BroadcastFloat64s(1)
 	vLen := vOne.Len()
@@ -521,7 +521,7 @@ func vjpSiluFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 }
 
 func vjpHardSwishFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 func vjpHardSwishFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 func vjpHardSwishFloat64SIMD(y, x, dOutput, dx []float64) {
 	vZero := simd.BroadcastFloat32s(0) //alt:float32
 	//alt:float64 vZero := simd.BroadcastFloat64s(0)
 	vThree := simd.BroadcastFloat32s(3) //alt:float32
@@ -559,9 +559,9 @@ func vjpHardSwishFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 // vjpTanhFloat32SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
 func vjpTanhFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 // vjpTanhFloat64SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
-//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
-//alt:float64 func vjpTanhFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 // vjpTanhFloat64SIMD computes the Tanh VJP: dx = dOutput * (1 - y^2).
+	//alt:float64 // Note: x is optional; if not provided (nil or empty), the calculation only uses y.
+	//alt:float64 func vjpTanhFloat64SIMD(y, x, dOutput, dx []float64) {
 	vOne := simd.BroadcastFloat32s(1) //alt:float32
 	//alt:float64 vOne := simd.BroadcastFloat64s(1)
 	vLen := vOne.Len()
@@ -604,7 +604,7 @@ func vjpTanhFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 }
 
 func GeluExactFloat32SIMDVJP(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 func GeluExactFloat64SIMDVJP(y, x, dOutput, dx []float64) {
+	//alt:float64 func GeluExactFloat64SIMDVJP(y, x, dOutput, dx []float64) {
 	vHalf := simd.BroadcastFloat32s(0.5) //alt:float32
 	//alt:float64 vHalf := simd.BroadcastFloat64s(0.5)
 	vOne := simd.BroadcastFloat32s(1.0) //alt:float32
@@ -644,7 +644,7 @@ func GeluExactFloat32SIMDVJP(y, x, dOutput, dx []float32) { //alt:float32
 }
 
 func vjpGeluApproxFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
-//alt:float64 func vjpGeluApproxFloat64SIMD(y, x, dOutput, dx []float64) {
+	//alt:float64 func vjpGeluApproxFloat64SIMD(y, x, dOutput, dx []float64) {
 	vHalf := simd.BroadcastFloat32s(0.5) //alt:float32
 	//alt:float64 vHalf := simd.BroadcastFloat64s(0.5)
 	vOne := simd.BroadcastFloat32s(1.0) //alt:float32
@@ -688,7 +688,7 @@ func vjpGeluApproxFloat32SIMD(y, x, dOutput, dx []float32) { //alt:float32
 }
 
 func vjpSwiGLUFloat32SIMD(x, dOutput, dx []float32, numRows, hiddenDim int) { //alt:float32
-//alt:float64 func vjpSwiGLUFloat64SIMD(x, dOutput, dx []float64, numRows, hiddenDim int) {
+	//alt:float64 func vjpSwiGLUFloat64SIMD(x, dOutput, dx []float64, numRows, hiddenDim int) {
 	vOne := simd.BroadcastFloat32s(1) //alt:float32
 	//alt:float64 vOne := simd.BroadcastFloat64s(1)
 	vLen := vOne.Len()

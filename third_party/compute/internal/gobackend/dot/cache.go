@@ -20,4 +20,3 @@ type PackedMatrixCache struct {
 	// Stored as any to support float32, bfloat16, float16, float64 without code duplication.
 	Panels any
 }
-

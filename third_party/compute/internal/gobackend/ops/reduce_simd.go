@@ -23,7 +23,6 @@ func init() {
 	gobackend.SetNodeExecutor(compute.OpTypeReduceProduct, PrioritySIMD, execReduceProductSIMD)
 }
 
-
 var supportedReduceDTypes = []dtypes.DType{
 	dtypes.Float32, dtypes.Float64,
 	dtypes.Float16, dtypes.BFloat16,

@@ -418,4 +418,3 @@ func execSelectAndScatterGenericHalf[T gotype.HalfPrecision[T], P gotype.HalfPre
 
 	runChunk(0, lenSource, outputFlat)
 }
-

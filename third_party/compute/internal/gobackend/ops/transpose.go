@@ -388,7 +388,6 @@ func transposeTrailing[T any](backend *gobackend.Backend, in, out []T, dims, per
 	}
 }
 
-
 // TransposeIterator creates a dynamic iterator that yields output flat indices
 // for the corresponding flat index on the input operand, assuming the operand flat index is moving
 // incrementally.

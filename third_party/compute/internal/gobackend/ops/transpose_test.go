@@ -146,5 +146,3 @@ func BenchmarkTranspose4D_Attention_FastPath(b *testing.B) {
 		ops.ExecuteTranspose(backend, srcBuf, dstBuf, permutations)
 	}
 }
-
-

@@ -163,5 +163,3 @@ func CopyAndAddBiasFloat64(dst, src, bias []float64) {
 		dst[i] = src[i] + val
 	}
 }
-
-

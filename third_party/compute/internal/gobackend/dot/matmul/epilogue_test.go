@@ -38,5 +38,3 @@ func BenchmarkAddBiasFloat32(b *testing.B) {
 		addBias(row, bias)
 	}
 }
-
-

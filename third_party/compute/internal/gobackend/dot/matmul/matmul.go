@@ -104,4 +104,3 @@ func ExecuteWithEpilogue[I, O interface {
 	}
 	return nil
 }
-

@@ -41,12 +41,12 @@ var (
 	// matrix multiplication kernel is used instead of the tiled implementation.
 	// This is a heuristic and may need to be tuned for different architectures.
 	// Expressed in number of bytes.
-	SmallMatMulSizeThreshold = 4 * 1024 * 1024
+	SmallMatMulSizeThreshold       = 4 * 1024 * 1024
 	noSIMDSmallMatMulSizeThreshold = SmallMatMulSizeThreshold
 
 	// MinMatMulFlopsPerWorker is the minimum number of flops per worker: above this number, if possible we should
 	// parallelize computation on separate goroutines.
-	MinMatMulFlopsPerWorker = 32 * 1024
+	MinMatMulFlopsPerWorker       = 32 * 1024
 	noSIMDMinMatMulFlopsPerWorker = MinMatMulFlopsPerWorker
 )
 
@@ -391,4 +391,3 @@ func ApplyPackedOutput[T gotype.ScalarNotComplex](
 func TestNoSIMDRouterFloat32(backend *gobackend.Backend, layout dot.Layout, lhs, rhs []float32, batchSize, lhsCrossSize, rhsCrossSize, contractingSize int, output []float32) {
 	noSIMDRouter[float32, float32](backend, layout, lhs, rhs, batchSize, lhsCrossSize, rhsCrossSize, contractingSize, output, nil)
 }
-

@@ -406,12 +406,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				_ = packedRHS[idxRhs+31]
 
 				// Step 0
-				l0 := packedLHS[idxLhs]     //alt:generic
-				l1 := packedLHS[idxLhs+1]   //alt:generic
-				r0 := packedRHS[idxRhs]     //alt:generic
-				r1 := packedRHS[idxRhs+1]   //alt:generic
-				r2 := packedRHS[idxRhs+2]   //alt:generic
-				r3 := packedRHS[idxRhs+3]   //alt:generic
+				l0 := packedLHS[idxLhs]   //alt:generic
+				l1 := packedLHS[idxLhs+1] //alt:generic
+				r0 := packedRHS[idxRhs]   //alt:generic
+				r1 := packedRHS[idxRhs+1] //alt:generic
+				r2 := packedRHS[idxRhs+2] //alt:generic
+				r3 := packedRHS[idxRhs+3] //alt:generic
 				//alt:half l0 := packedLHS[idxLhs].Float32()
 				//alt:half l1 := packedLHS[idxLhs+1].Float32()
 				//alt:half r0 := packedRHS[idxRhs].Float32()
@@ -428,12 +428,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 1
-				l0 = packedLHS[idxLhs+2]   //alt:generic
-				l1 = packedLHS[idxLhs+3]   //alt:generic
-				r0 = packedRHS[idxRhs+4]   //alt:generic
-				r1 = packedRHS[idxRhs+5]   //alt:generic
-				r2 = packedRHS[idxRhs+6]   //alt:generic
-				r3 = packedRHS[idxRhs+7]   //alt:generic
+				l0 = packedLHS[idxLhs+2] //alt:generic
+				l1 = packedLHS[idxLhs+3] //alt:generic
+				r0 = packedRHS[idxRhs+4] //alt:generic
+				r1 = packedRHS[idxRhs+5] //alt:generic
+				r2 = packedRHS[idxRhs+6] //alt:generic
+				r3 = packedRHS[idxRhs+7] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+2].Float32()
 				//alt:half l1 = packedLHS[idxLhs+3].Float32()
 				//alt:half r0 = packedRHS[idxRhs+4].Float32()
@@ -450,12 +450,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 2
-				l0 = packedLHS[idxLhs+4]   //alt:generic
-				l1 = packedLHS[idxLhs+5]   //alt:generic
-				r0 = packedRHS[idxRhs+8]   //alt:generic
-				r1 = packedRHS[idxRhs+9]   //alt:generic
-				r2 = packedRHS[idxRhs+10]  //alt:generic
-				r3 = packedRHS[idxRhs+11]  //alt:generic
+				l0 = packedLHS[idxLhs+4]  //alt:generic
+				l1 = packedLHS[idxLhs+5]  //alt:generic
+				r0 = packedRHS[idxRhs+8]  //alt:generic
+				r1 = packedRHS[idxRhs+9]  //alt:generic
+				r2 = packedRHS[idxRhs+10] //alt:generic
+				r3 = packedRHS[idxRhs+11] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+4].Float32()
 				//alt:half l1 = packedLHS[idxLhs+5].Float32()
 				//alt:half r0 = packedRHS[idxRhs+8].Float32()
@@ -472,12 +472,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 3
-				l0 = packedLHS[idxLhs+6]   //alt:generic
-				l1 = packedLHS[idxLhs+7]   //alt:generic
-				r0 = packedRHS[idxRhs+12]  //alt:generic
-				r1 = packedRHS[idxRhs+13]  //alt:generic
-				r2 = packedRHS[idxRhs+14]  //alt:generic
-				r3 = packedRHS[idxRhs+15]  //alt:generic
+				l0 = packedLHS[idxLhs+6]  //alt:generic
+				l1 = packedLHS[idxLhs+7]  //alt:generic
+				r0 = packedRHS[idxRhs+12] //alt:generic
+				r1 = packedRHS[idxRhs+13] //alt:generic
+				r2 = packedRHS[idxRhs+14] //alt:generic
+				r3 = packedRHS[idxRhs+15] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+6].Float32()
 				//alt:half l1 = packedLHS[idxLhs+7].Float32()
 				//alt:half r0 = packedRHS[idxRhs+12].Float32()
@@ -494,12 +494,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 4
-				l0 = packedLHS[idxLhs+8]   //alt:generic
-				l1 = packedLHS[idxLhs+9]   //alt:generic
-				r0 = packedRHS[idxRhs+16]  //alt:generic
-				r1 = packedRHS[idxRhs+17]  //alt:generic
-				r2 = packedRHS[idxRhs+18]  //alt:generic
-				r3 = packedRHS[idxRhs+19]  //alt:generic
+				l0 = packedLHS[idxLhs+8]  //alt:generic
+				l1 = packedLHS[idxLhs+9]  //alt:generic
+				r0 = packedRHS[idxRhs+16] //alt:generic
+				r1 = packedRHS[idxRhs+17] //alt:generic
+				r2 = packedRHS[idxRhs+18] //alt:generic
+				r3 = packedRHS[idxRhs+19] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+8].Float32()
 				//alt:half l1 = packedLHS[idxLhs+9].Float32()
 				//alt:half r0 = packedRHS[idxRhs+16].Float32()
@@ -516,12 +516,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 5
-				l0 = packedLHS[idxLhs+10]  //alt:generic
-				l1 = packedLHS[idxLhs+11]  //alt:generic
-				r0 = packedRHS[idxRhs+20]  //alt:generic
-				r1 = packedRHS[idxRhs+21]  //alt:generic
-				r2 = packedRHS[idxRhs+22]  //alt:generic
-				r3 = packedRHS[idxRhs+23]  //alt:generic
+				l0 = packedLHS[idxLhs+10] //alt:generic
+				l1 = packedLHS[idxLhs+11] //alt:generic
+				r0 = packedRHS[idxRhs+20] //alt:generic
+				r1 = packedRHS[idxRhs+21] //alt:generic
+				r2 = packedRHS[idxRhs+22] //alt:generic
+				r3 = packedRHS[idxRhs+23] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+10].Float32()
 				//alt:half l1 = packedLHS[idxLhs+11].Float32()
 				//alt:half r0 = packedRHS[idxRhs+20].Float32()
@@ -538,12 +538,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 6
-				l0 = packedLHS[idxLhs+12]  //alt:generic
-				l1 = packedLHS[idxLhs+13]  //alt:generic
-				r0 = packedRHS[idxRhs+24]  //alt:generic
-				r1 = packedRHS[idxRhs+25]  //alt:generic
-				r2 = packedRHS[idxRhs+26]  //alt:generic
-				r3 = packedRHS[idxRhs+27]  //alt:generic
+				l0 = packedLHS[idxLhs+12] //alt:generic
+				l1 = packedLHS[idxLhs+13] //alt:generic
+				r0 = packedRHS[idxRhs+24] //alt:generic
+				r1 = packedRHS[idxRhs+25] //alt:generic
+				r2 = packedRHS[idxRhs+26] //alt:generic
+				r3 = packedRHS[idxRhs+27] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+12].Float32()
 				//alt:half l1 = packedLHS[idxLhs+13].Float32()
 				//alt:half r0 = packedRHS[idxRhs+24].Float32()
@@ -560,12 +560,12 @@ func largeNoSIMDPanel[I, O gotype.NumericNotComplex]( //alt:generic
 				c13 += O(l1 * r3)
 
 				// Step 7
-				l0 = packedLHS[idxLhs+14]  //alt:generic
-				l1 = packedLHS[idxLhs+15]  //alt:generic
-				r0 = packedRHS[idxRhs+28]  //alt:generic
-				r1 = packedRHS[idxRhs+29]  //alt:generic
-				r2 = packedRHS[idxRhs+30]  //alt:generic
-				r3 = packedRHS[idxRhs+31]  //alt:generic
+				l0 = packedLHS[idxLhs+14] //alt:generic
+				l1 = packedLHS[idxLhs+15] //alt:generic
+				r0 = packedRHS[idxRhs+28] //alt:generic
+				r1 = packedRHS[idxRhs+29] //alt:generic
+				r2 = packedRHS[idxRhs+30] //alt:generic
+				r3 = packedRHS[idxRhs+31] //alt:generic
 				//alt:half l0 = packedLHS[idxLhs+14].Float32()
 				//alt:half l1 = packedLHS[idxLhs+15].Float32()
 				//alt:half r0 = packedRHS[idxRhs+28].Float32()

@@ -470,4 +470,3 @@ func UnsafePackRHS[T gotype.ScalarNotComplex](
 	src, dst []T, srcRowStart, srcColStart, srcStrideCol, contractingRows, rhsCols, RHSL1KernelCols int) {
 	unsafePackRHS(src, dst, srcRowStart, srcColStart, srcStrideCol, contractingRows, rhsCols, RHSL1KernelCols)
 }
-

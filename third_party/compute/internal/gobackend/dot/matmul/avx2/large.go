@@ -758,7 +758,7 @@ func avx2LargeKernelFloat32( //alt:f32
 				// Load RHS (Broadcasting/Streaming)
 				rhsPtr0 := unsafe.Pointer(rhsRowPtr + rOffset)
 				rhsPtr1 := unsafe.Pointer(rhsRowPtr + rOffset + rhsRegisterStride) //alt:f32|f64
-				rhsVec0 := archsimd.LoadFloat32x8Array((*[8]float32)(rhsPtr0))        //alt:f32
+				rhsVec0 := archsimd.LoadFloat32x8Array((*[8]float32)(rhsPtr0))     //alt:f32
 				//alt:f64 rhsVec0 := archsimd.LoadFloat64x4Array((*[4]float64)(rhsPtr0))
 				rhsVec1 := archsimd.LoadFloat32x8Array((*[8]float32)(rhsPtr1)) //alt:f32
 				//alt:f64 rhsVec1 := archsimd.LoadFloat64x4Array((*[4]float64)(rhsPtr1))

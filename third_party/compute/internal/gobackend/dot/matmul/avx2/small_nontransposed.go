@@ -158,7 +158,7 @@ func avx2SmallFloat32NonTransposedAsm( //alt:f32
 			col := 0
 			// 4 rows x 16 cols tile //alt:f32|bf16|f16
 			for ; col+15 < rhsCrossSize; col += 16 { //alt:f32|bf16|f16
-				rhsCol := unsafe.Pointer(rhsBase + uintptr(col)*elemSize) //alt:f32|bf16|f16
+				rhsCol := unsafe.Pointer(rhsBase + uintptr(col)*elemSize)                                //alt:f32|bf16|f16
 				outRow0 := unsafe.Pointer(outputBase + uintptr((row+0)*rhsCrossSize+col)*outputElemSize) //alt:f32|bf16|f16
 				outRow1 := unsafe.Pointer(outputBase + uintptr((row+1)*rhsCrossSize+col)*outputElemSize) //alt:f32|bf16|f16
 				outRow2 := unsafe.Pointer(outputBase + uintptr((row+2)*rhsCrossSize+col)*outputElemSize) //alt:f32|bf16|f16
@@ -168,15 +168,15 @@ func avx2SmallFloat32NonTransposedAsm( //alt:f32
 					//alt:bf16 avx2SmallNonTransposedTile4x16BFloat16Asm(
 					//alt:f16 avx2SmallNonTransposedTile4x16Float16Asm(
 					lRow0, lRow1, lRow2, lRow3, //alt:f32|bf16|f16
-					rhsCol, //alt:f32|bf16|f16
-					contractingSize, //alt:f32|bf16|f16
-					rowStrideBytes, //alt:f32|bf16|f16
+					rhsCol,                             //alt:f32|bf16|f16
+					contractingSize,                    //alt:f32|bf16|f16
+					rowStrideBytes,                     //alt:f32|bf16|f16
 					outRow0, outRow1, outRow2, outRow3) //alt:f32|bf16|f16
 			} //alt:f32|bf16|f16
 
 			// 4 rows x 8 cols tile //alt:f32|bf16|f16
 			for ; col+7 < rhsCrossSize; col += 8 { //alt:f32|bf16|f16
-				rhsCol := unsafe.Pointer(rhsBase + uintptr(col)*elemSize) //alt:f32|bf16|f16
+				rhsCol := unsafe.Pointer(rhsBase + uintptr(col)*elemSize)                                //alt:f32|bf16|f16
 				outRow0 := unsafe.Pointer(outputBase + uintptr((row+0)*rhsCrossSize+col)*outputElemSize) //alt:f32|bf16|f16
 				outRow1 := unsafe.Pointer(outputBase + uintptr((row+1)*rhsCrossSize+col)*outputElemSize) //alt:f32|bf16|f16
 				outRow2 := unsafe.Pointer(outputBase + uintptr((row+2)*rhsCrossSize+col)*outputElemSize) //alt:f32|bf16|f16
@@ -186,9 +186,9 @@ func avx2SmallFloat32NonTransposedAsm( //alt:f32
 					//alt:bf16 avx2SmallNonTransposedTile4x8BFloat16Asm(
 					//alt:f16 avx2SmallNonTransposedTile4x8Float16Asm(
 					lRow0, lRow1, lRow2, lRow3, //alt:f32|bf16|f16
-					rhsCol, //alt:f32|bf16|f16
-					contractingSize, //alt:f32|bf16|f16
-					rowStrideBytes, //alt:f32|bf16|f16
+					rhsCol,                             //alt:f32|bf16|f16
+					contractingSize,                    //alt:f32|bf16|f16
+					rowStrideBytes,                     //alt:f32|bf16|f16
 					outRow0, outRow1, outRow2, outRow3) //alt:f32|bf16|f16
 			} //alt:f32|bf16|f16
 

@@ -268,4 +268,3 @@ func RunBenchmarkPackLHS[T gotype.ScalarNotComplex](b *testing.B, name string, p
 		b.ReportMetric(humanize.DurationPerOp(b.Elapsed(), b.N))
 	})
 }
-
