@@ -3,9 +3,11 @@ package gexph
 import (
 	"bufio"
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -384,3 +386,68 @@ func (e *InterruptedError) Error() string {
 
 // Unwrap returns the context's error.
 func (e *InterruptedError) Unwrap() error { return e.Err }
+
+// VerifyRunDir checks that every file of the run directory dir parses — the checkpoints
+// (with their CRC), each JSON value of log.jsonl and result.json, the CSV log — and that
+// it holds nothing else but the lock, temporary files of interrupted writes and the
+// aside folder of a replaced run. What a run leaves, killed at any point, always passes.
+// A missing directory passes (nothing was written); errors name each file.
+func VerifyRunDir(dir string) error {
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("run directory: %w", err)
+	}
+	var errs []error
+	for _, e := range entries {
+		if err := verifyRunFile(filepath.Join(dir, e.Name())); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", filepath.Join(dir, e.Name()), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// verifyRunFile checks one entry of a run directory (see VerifyRunDir).
+func verifyRunFile(path string) error {
+	switch name := filepath.Base(path); name {
+	case dirlock.FileName:
+		return nil
+	case LastCheckpointFile, BestCheckpointFile:
+		_, err := ReadCheckpointInfo(path)
+		return err
+	case LogFile, ResultFile:
+		return decodeEachJSON(path)
+	case CSVLogFile:
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = csv.NewReader(f).ReadAll()
+		return err
+	default:
+		if strings.HasPrefix(name, ".") && (strings.Contains(name, ".tmp") || strings.HasPrefix(name, replacedDir)) {
+			return nil
+		}
+		return errors.New("not a file of a run")
+	}
+}
+
+// decodeEachJSON decodes every JSON value of a file (one, or one per line).
+func decodeEachJSON(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	for {
+		var v any
+		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
+			return nil
+		} else if err != nil {
+			return err
+		}
+	}
+}

@@ -3,10 +3,8 @@ package gexph
 import (
 	"bytes"
 	"context"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
-	"io"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -350,7 +348,9 @@ func TestKilledAtRandomPointsResumesToTheUninterruptedResult(t *testing.T) {
 		if err := childRun(t, dir, delay); err != nil {
 			t.Fatalf("run killed after %v: %v", delay, err)
 		}
-		requireParsableRunDir(t, dir, delay)
+		if err := VerifyRunDir(dir); err != nil {
+			t.Errorf("killed after %v: %v", delay, err)
+		}
 		info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
 		t.Logf("killed after %v: last.ckpt holds epoch %d (%v)", delay, info.Epoch, err)
 	}
@@ -413,7 +413,9 @@ func TestForcedRunKilledAtRandomPointsLeavesOneWholeRun(t *testing.T) {
 		case info.Config.Seed == tinyConfig().Seed:
 			dirsnap.RequireSame(t, "forced run killed after "+delay.String(), dir, before)
 		default:
-			requireParsableRunDir(t, dir, delay)
+			if err := VerifyRunDir(dir); err != nil {
+				t.Errorf("killed after %v: %v", delay, err)
+			}
 			if _, err := os.Stat(filepath.Join(dir, replacedDir)); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("killed after %v: the replaced run is still there beside the new run's epoch %d", delay, info.Epoch)
 			}
@@ -462,61 +464,33 @@ func readResult(t *testing.T, dir string) Result {
 	return res
 }
 
-// requireParsableRunDir checks that every file a killed run left in dir parses: the
-// checkpoints, each line of the logs, the result; temporary files of interrupted writes
-// and the lock are skipped.
-func requireParsableRunDir(t *testing.T, dir string, delay time.Duration) {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
+// TestVerifyRunDirNamesWhatDoesNotParse checks the check itself on a finished run: it
+// passes, then names a log with a torn line, a damaged checkpoint and a stray file.
+func TestVerifyRunDirNamesWhatDoesNotParse(t *testing.T) {
+	dir, _, _, _ := finishedRun(t)
+	if err := VerifyRunDir(dir); err != nil {
+		t.Fatalf("a finished run: %v", err)
 	}
-	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
-		var err error
-		switch e.Name() {
-		case dirlock.FileName:
-		case LastCheckpointFile, BestCheckpointFile:
-			_, err = ReadCheckpointInfo(path)
-		case LogFile, ResultFile:
-			err = eachJSONLine(path)
-		case CSVLogFile:
-			err = parseCSV(path)
-		default:
-			if !strings.HasPrefix(e.Name(), ".") || !strings.Contains(e.Name(), ".tmp") {
-				err = errors.New("unexpected file")
-			}
-		}
+	if err := VerifyRunDir(filepath.Join(dir, "absent")); err != nil {
+		t.Errorf("a missing directory: %v", err)
+	}
+	appendTo := func(name, text string) {
+		f, err := os.OpenFile(filepath.Join(dir, name), os.O_APPEND|os.O_WRONLY|os.O_CREATE, 0o644)
 		if err != nil {
-			t.Errorf("killed after %v: %s: %v", delay, e.Name(), err)
+			t.Fatal(err)
+		}
+		defer f.Close()
+		if _, err := f.WriteString(text); err != nil {
+			t.Fatal(err)
 		}
 	}
-}
-
-// eachJSONLine decodes every line of a JSON-lines file (a JSON file is one line).
-func eachJSONLine(path string) error {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	for {
-		var v any
-		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
-			return nil
-		} else if err != nil {
-			return err
+	appendTo(LogFile, `{"epoch": 3, "train_lo`)
+	appendTo(BestCheckpointFile, "x")
+	appendTo("notes.txt", "mine")
+	err := VerifyRunDir(dir)
+	for _, name := range []string{LogFile, BestCheckpointFile, "notes.txt"} {
+		if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, name)) {
+			t.Errorf("error %v does not name %s", err, name)
 		}
 	}
-}
-
-// parseCSV reads every record of a CSV file (equal field counts).
-func parseCSV(path string) error {
-	f, err := os.Open(path)
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	_, err = csv.NewReader(f).ReadAll()
-	return err
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"encoding/csv"
 	"encoding/json"
 	"errors"
 	"io"
-	"io/fs"
 	"math"
 	"math/rand/v2"
 	"os"
@@ -176,7 +174,9 @@ func TestKilledCommandResumesToTheUninterruptedResult(t *testing.T) {
 		if err != nil && !(errors.As(err, &ee) && !ee.Exited()) {
 			t.Fatalf("run killed after %v failed on its own: %v: %s", delay, err, errOut.String())
 		}
-		requireParsableRunDir(t, dir)
+		if err := gexph.VerifyRunDir(dir); err != nil {
+			t.Error(err)
+		}
 		info, err := gexph.ReadCheckpointInfo(filepath.Join(dir, gexph.LastCheckpointFile))
 		t.Logf("killed after %v: last.ckpt holds epoch %d (%v)", delay, info.Epoch, err)
 	}
@@ -220,58 +220,6 @@ func requireSameRun(t *testing.T, wantDir, gotDir string) {
 	}
 }
 
-// requireParsableRunDir checks that every file a killed run left in dir parses: the
-// checkpoints, each JSON line of the logs, the CSV log, the result; the lock and the
-// temporary files of interrupted writes are skipped.
-func requireParsableRunDir(t *testing.T, dir string) {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		path := filepath.Join(dir, e.Name())
-		var err error
-		switch e.Name() {
-		case dirlock.FileName:
-		case gexph.LastCheckpointFile, gexph.BestCheckpointFile:
-			_, err = gexph.ReadCheckpointInfo(path)
-		case gexph.LogFile, gexph.ResultFile:
-			err = decodeEachJSON(path)
-		case gexph.CSVLogFile:
-			var f *os.File
-			if f, err = os.Open(path); err == nil {
-				_, err = csv.NewReader(f).ReadAll()
-				f.Close()
-			}
-		default:
-			if !strings.HasPrefix(e.Name(), ".") || !strings.Contains(e.Name(), ".tmp") {
-				err = errors.New("unexpected file")
-			}
-		}
-		if err != nil {
-			t.Errorf("%s: %v", e.Name(), err)
-		}
-	}
-}
-
-// decodeEachJSON decodes every JSON value of a file (one, or one per line).
-func decodeEachJSON(path string) error {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	for {
-		var v any
-		if err := dec.Decode(&v); errors.Is(err, io.EOF) {
-			return nil
-		} else if err != nil {
-			return err
-		}
-	}
-}
-
 // SIGTERM ends a run cleanly: the error says which epoch was interrupted, what
 // last.ckpt holds and the command that continues; no temporary file is left; that
 // command ends the run as an uninterrupted one.
@@ -285,27 +233,10 @@ func TestSIGTERMEndsTheRunCleanlyAndSaysHowToContinue(t *testing.T) {
 	}
 	dir := filepath.Join(t.TempDir(), "run")
 	args := slices.DeleteFunc(killArgs(dir), func(a string) bool { return a == "-resume" || a == "-quiet" })
-	pr, pw := io.Pipe()
-	cmd := startCLI(t, pw, args...)
-	var errOut bytes.Buffer
-	done := make(chan struct{})
-	go func() { // reads stderr to its end, sending SIGTERM after the first epoch
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			errOut.WriteString(sc.Text() + "\n")
-			if strings.HasPrefix(sc.Text(), "epoch 1/5") {
-				cmd.Process.Signal(syscall.SIGTERM)
-			}
-		}
-	}()
-	err := cmd.Wait()
-	pw.Close()
-	<-done
+	msg, err := runSignalledAfter(t, args, "epoch 1/5", syscall.SIGTERM)
 	if err == nil {
-		t.Fatalf("a run sent SIGTERM exited 0:\n%s", errOut.String())
+		t.Fatalf("a run sent SIGTERM exited 0:\n%s", msg)
 	}
-	msg := errOut.String()
 	t.Logf("stderr ends: %s", msg[strings.LastIndex(strings.TrimSpace(msg), "\n")+1:])
 	for _, want := range []string{"interrupted in epoch", filepath.Join(dir, gexph.LastCheckpointFile) + " holds epoch", "continue with: gexph train -out " + dir, " -resume"} {
 		if !strings.Contains(msg, want) {
@@ -318,7 +249,9 @@ func TestSIGTERMEndsTheRunCleanlyAndSaysHowToContinue(t *testing.T) {
 			t.Errorf("%s left by an interrupted run", e.Name())
 		}
 	}
-	requireParsableRunDir(t, dir)
+	if err := gexph.VerifyRunDir(dir); err != nil {
+		t.Error(err)
+	}
 	if err := startCLI(t, io.Discard, append(args, "-resume")...).Wait(); err != nil {
 		t.Fatalf("continued run: %v", err)
 	}
@@ -345,31 +278,39 @@ func TestSIGINTWithoutOutSaysNothingWasSavedAndHowToKeepARun(t *testing.T) {
 	}
 	quiet := func(a string) bool { return a == "-quiet" }
 	args := append(append([]string{"train"}, slices.DeleteFunc(slices.Clone(tinyTrainArgs), quiet)...), "-epochs", "500")
-	pr, pw := io.Pipe()
-	cmd := startCLI(t, pw, args...)
-	var errOut bytes.Buffer
-	done := make(chan struct{})
-	go func() { // reads stderr to its end, sending SIGINT after the first epoch
-		defer close(done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			errOut.WriteString(sc.Text() + "\n")
-			if strings.HasPrefix(sc.Text(), "epoch   1/500") {
-				cmd.Process.Signal(os.Interrupt)
-			}
-		}
-	}()
-	err := cmd.Wait()
-	pw.Close()
-	<-done
+	msg, err := runSignalledAfter(t, args, "epoch   1/500", os.Interrupt)
 	if err == nil {
-		t.Fatalf("a run sent SIGINT exited 0:\n%s", errOut.String())
+		t.Fatalf("a run sent SIGINT exited 0:\n%s", msg)
 	}
-	msg := errOut.String()
 	t.Logf("stderr:\n%s", msg)
 	for _, want := range []string{"interrupted in epoch", "no output directory: nothing saved", "give it a directory: gexph train ", " -out DIR"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("SIGINT: stderr lacks %q:\n%s", want, msg)
 		}
 	}
+}
+
+// runSignalledAfter runs the command in a child process, sends it sig once a line of its
+// stderr starts with prefix (the end of the first epoch), and returns all of its stderr
+// (read to the end in one goroutine) and how it exited.
+func runSignalledAfter(t *testing.T, args []string, prefix string, sig os.Signal) (string, error) {
+	t.Helper()
+	pr, pw := io.Pipe()
+	cmd := startCLI(t, pw, args...)
+	var errOut bytes.Buffer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sc := bufio.NewScanner(pr)
+		for sc.Scan() {
+			errOut.WriteString(sc.Text() + "\n")
+			if strings.HasPrefix(sc.Text(), prefix) {
+				cmd.Process.Signal(sig)
+			}
+		}
+	}()
+	err := cmd.Wait()
+	pw.Close()
+	<-done
+	return errOut.String(), err
 }

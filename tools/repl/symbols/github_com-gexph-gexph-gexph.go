@@ -80,6 +80,7 @@ func init() {
 		"StepBytes":                reflect.ValueOf(gexph.StepBytes),
 		"Train":                    reflect.ValueOf(gexph.Train),
 		"TrainFromSpec":            reflect.ValueOf(gexph.TrainFromSpec),
+		"VerifyRunDir":             reflect.ValueOf(gexph.VerifyRunDir),
 		"Version":                  reflect.ValueOf(gexph.Version),
 		"WarmupEpochs":             reflect.ValueOf(gexph.WarmupEpochs),
 		"WeightedAccuracy":         reflect.ValueOf(gexph.WeightedAccuracy),

@@ -16,6 +16,7 @@ func init() {
 		"ClassicGNNFigures":          reflect.ValueOf(suite.ClassicGNNFigures),
 		"DefaultScalingSettings":     reflect.ValueOf(suite.DefaultScalingSettings),
 		"DefaultSearchGrids":         reflect.ValueOf(suite.DefaultSearchGrids),
+		"EqualBudgetDir":             reflect.ValueOf(constant.MakeFromLiteral("\"equal-budget\"", token.STRING, 0)),
 		"FilterRuns":                 reflect.ValueOf(suite.FilterRuns),
 		"FilterScalingPoints":        reflect.ValueOf(suite.FilterScalingPoints),
 		"FitPowerLaw":                reflect.ValueOf(suite.FitPowerLaw),
