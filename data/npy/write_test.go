@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/internal/pyfind"
 )
 
 // writtenEntries covers every type the writer takes, with 0-, 1- and 2-dimensional
@@ -92,9 +94,7 @@ func TestWriteNPZRefusesBadEntries(t *testing.T) {
 // TestWriteNPZReadByNumPy has NumPy read the archive, where python3 with numpy is
 // installed: numpy.load gives the same dtypes, shapes and values.
 func TestWriteNPZReadByNumPy(t *testing.T) {
-	if exec.Command("python3", "-c", "import numpy").Run() != nil {
-		t.Skip("no python3 with numpy")
-	}
+	py := pyfind.Python(t, "Debian: apt-get install python3-numpy", "numpy")
 	path := filepath.Join(t.TempDir(), "w.npz")
 	var buf bytes.Buffer
 	if err := WriteNPZ(&buf, writtenEntries()); err != nil {
@@ -110,7 +110,7 @@ assert z["f8"][2] == 1e300 and z["i8"][0, 1] == 1 << 40 and z["i4"].tolist() == 
 assert z["mask"].dtype == np.bool_ and z["mask"].tolist() == [True, False, False, True]
 assert z["scalar"].shape == () and int(z["scalar"]) == 42 and z["empty"].shape == (0, 3)
 print("ok")`
-	out, err := exec.Command("python3", "-c", script, path).CombinedOutput()
+	out, err := exec.Command(py, "-c", script, path).CombinedOutput()
 	if err != nil || strings.TrimSpace(string(out)) != "ok" {
 		t.Errorf("numpy: %v\n%s", err, out)
 	}

@@ -18,6 +18,7 @@ var allowed = map[string][]string{
 	"internal/shareddata":  {},
 	"internal/dirlock":     {},
 	"internal/dirsnap":     {"internal/dirlock"},
+	"internal/pyfind":      {},
 	"internal/tfevents":    {},
 	"internal/safetensors": {"internal/atomicfile"},
 	"spectral":             {"internal/atomicfile"},

@@ -10,19 +10,13 @@ import (
 	"testing"
 
 	"github.com/gexph/gexph/data/npy"
+	"github.com/gexph/gexph/internal/pyfind"
 	"github.com/gexph/gexph/internal/shareddata"
 )
 
 // torchPython returns a python3 that has torch and NumPy, or skips the test.
 func torchPython(t *testing.T) string {
-	t.Helper()
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(py, "-c", "import torch, numpy").Run() == nil {
-			return py
-		}
-	}
-	t.Skip("no python3 with torch and numpy: tools/torch/gexph_torch.py not checked (Debian: apt-get install python3-torch python3-numpy)")
-	return ""
+	return pyfind.Python(t, "tools/torch/gexph_torch.py not checked; Debian: apt-get install python3-torch python3-numpy", "torch", "numpy")
 }
 
 // torchScript is tools/torch/gexph_torch.py.

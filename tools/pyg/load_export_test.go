@@ -12,19 +12,13 @@ import (
 	"testing"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/pyfind"
 	"github.com/gexph/gexph/internal/shareddata"
 )
 
 // numpyPython returns a python3 that has NumPy, or skips the test.
 func numpyPython(t *testing.T) string {
-	t.Helper()
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
-		if exec.Command(py, "-c", "import numpy").Run() == nil {
-			return py
-		}
-	}
-	t.Skip("no python3 with numpy (Debian: apt-get install python3-numpy)")
-	return ""
+	return pyfind.Python(t, "Debian: apt-get install python3-numpy", "numpy")
 }
 
 // loaderScript is load_export.py, beside this file.
@@ -187,10 +181,7 @@ func TestLoaderRefusesWhatIsNotAnExport(t *testing.T) {
 // TestLoaderPyGMatchesNumPy loads an export through PyG's InMemoryDataset, where
 // torch_geometric is installed, and checks that it reports what the NumPy path does.
 func TestLoaderPyGMatchesNumPy(t *testing.T) {
-	py := numpyPython(t)
-	if exec.Command(py, "-c", "import torch_geometric").Run() != nil {
-		t.Skip("no torch_geometric for " + py + ": the PyG path is checked where it is installed")
-	}
+	py := pyfind.Python(t, "the PyG path is checked where torch_geometric is installed", "numpy", "torch_geometric")
 	ds, err := data.Load("pattern", data.LoadOptions{Seed: 1, TrainGraphs: 6, ValGraphs: 2, TestGraphs: 2})
 	if err != nil {
 		t.Fatal(err)
