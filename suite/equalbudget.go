@@ -1,15 +1,11 @@
 package suite
 
 import (
-	"bufio"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -20,7 +16,7 @@ import (
 
 // EqualBudgetDir is the folder under a results root that holds the equal-budget
 // comparison's records: DATASET/reference-sS.json (tools/pyg/ref_graph_train.py) and
-// DATASET/gexph-sS.json with gexph-sS.log.jsonl (tools/pyg/equal_budget.sh).
+// DATASET/gexph-sS.json, a run's result.json (tools/pyg/equal_budget.sh).
 const EqualBudgetDir = "equal-budget"
 
 // referenceRun is a record of tools/pyg/ref_graph_train.py: one training of the paper's
@@ -112,11 +108,11 @@ func equalBudgetRow(dir, name string) (string, error) {
 		if err := jsonfile.Read(p, &r); err != nil {
 			return "", fmt.Errorf("equal budget: %w", err)
 		}
-		secs, err := medianLaterEpochSeconds(p[:len(p)-len(".json")] + ".log.jsonl")
-		if err != nil {
-			return "", fmt.Errorf("equal budget: %w", err)
+		if len(r.History) == 0 {
+			return "", fmt.Errorf("equal budget: %s: no epoch history", p)
 		}
-		ours.add(100*r.TestMetric, secs, r.PeakRSSMB)
+		// The first epoch compiles: the steady state is the epochs after it.
+		ours.add(100*r.TestMetric, medianEpochSeconds(r.History[min(1, len(r.History)-1):]), r.PeakRSSMB)
 	}
 	if len(ref.test) == 0 || len(ours.test) == 0 {
 		return "", nil
@@ -128,7 +124,7 @@ func equalBudgetRow(dir, name string) (string, error) {
 
 // equalBudgetVerdict compares gexph's mean test metric with the reference's seeds.
 func equalBudgetVerdict(ref, ours []float64) string {
-	m := mean(ours)
+	m, _ := meanStd(ours)
 	lo, hi := slices.Min(ref), slices.Max(ref)
 	switch {
 	case m > hi:
@@ -148,58 +144,6 @@ func metricList(xs []float64) string {
 		}
 		s += strconv.FormatFloat(x, 'f', 2, 64)
 	}
-	return fmt.Sprintf("%s (mean %.2f)", s, mean(xs))
-}
-
-func mean(xs []float64) float64 {
-	t := 0.0
-	for _, x := range xs {
-		t += x
-	}
-	return t / float64(len(xs))
-}
-
-func median(xs []float64) float64 {
-	s := slices.Clone(xs)
-	slices.Sort(s)
-	if len(s)%2 == 1 {
-		return s[len(s)/2]
-	}
-	return (s[len(s)/2-1] + s[len(s)/2]) / 2
-}
-
-// epochLine matches the epoch lines of a log.jsonl (the header line has no "epoch").
-var epochLine = regexp.MustCompile(`"epoch":`)
-
-// medianLaterEpochSeconds is the median of a run's epoch seconds after the first (which
-// compiles), from its log.jsonl.
-func medianLaterEpochSeconds(path string) (float64, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return 0, err
-	}
-	defer f.Close()
-	var secs []float64
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		if !epochLine.Match(sc.Bytes()) {
-			continue
-		}
-		var st gexph.EpochStats
-		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
-			return 0, fmt.Errorf("%s: %w", path, err)
-		}
-		secs = append(secs, st.Seconds)
-	}
-	if err := sc.Err(); err != nil {
-		return 0, fmt.Errorf("%s: %w", path, err)
-	}
-	if len(secs) == 0 {
-		return math.NaN(), fmt.Errorf("%s: no epoch lines", path)
-	}
-	if len(secs) > 1 {
-		secs = secs[1:]
-	}
-	return median(secs), nil
+	m, _ := meanStd(xs)
+	return fmt.Sprintf("%s (mean %.2f)", s, m)
 }

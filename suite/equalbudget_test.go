@@ -28,11 +28,18 @@ func TestEqualBudgetSectionSetsBothStacksSideBySide(t *testing.T) {
 		write(fmt.Sprintf("pattern/reference-s%d.json", s+1), fmt.Sprintf(`{"dataset":"pattern","graphs":{"train":500,"val":125,"test":125},"seed":%d,"epochs":8,"metric":"accuracy-SBM","val_metric":0.8,"test_metric":%g,"seconds_per_epoch":40,"peak_rss_mib":13000}`, s+1, test))
 	}
 	for s, test := range []float64{0.81, 0.84, 0.82} {
-		write(fmt.Sprintf("pattern/gexph-s%d.json", s+1), fmt.Sprintf(`{"dataset":"pattern","epochs":8,"test_metric":%g,"val_metric":0.8,"peak_rss_mb":2000}`, test))
-		write(fmt.Sprintf("pattern/gexph-s%d.log.jsonl", s+1), `{"header":true}`+"\n"+`{"epoch":1,"seconds":30}`+"\n"+`{"epoch":2,"seconds":10}`+"\n"+`{"epoch":3,"seconds":12}`+"\n")
+		write(fmt.Sprintf("pattern/gexph-s%d.json", s+1), fmt.Sprintf(`{"dataset":"pattern","epochs":8,"test_metric":%g,"val_metric":0.8,"peak_rss_mb":2000,`+
+			`"history":[{"epoch":1,"seconds":30},{"epoch":2,"seconds":10},{"epoch":3,"seconds":12}]}`, test))
 	}
+	write("mnist/gexph-s1.json", `{"dataset":"mnist","test_metric":0.9}`) // no history: refused
 	write("cluster/reference-s1.json", `{"dataset":"cluster","graphs":{"train":1,"val":1,"test":1},"seed":1,"epochs":1,"test_metric":0.5}`)
 	var b strings.Builder
+	if err := writeEqualBudgetSection(&b, dir); err == nil || !strings.Contains(err.Error(), "no epoch history") {
+		t.Errorf("a record without history: %v", err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "mnist")); err != nil {
+		t.Fatal(err)
+	}
 	if err := writeEqualBudgetSection(&b, dir); err != nil {
 		t.Fatal(err)
 	}

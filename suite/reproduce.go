@@ -512,18 +512,24 @@ func medianEpochCPUSeconds(h []gexph.EpochStats) float64 {
 
 // medianOf returns the median of f over the epochs (0 for none).
 func medianOf(h []gexph.EpochStats, f func(gexph.EpochStats) float64) float64 {
-	if len(h) == 0 {
+	xs := make([]float64, len(h))
+	for i, st := range h {
+		xs[i] = f(st)
+	}
+	return median(xs)
+}
+
+// median returns the median of xs (0 for none); xs is not changed.
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
 		return 0
 	}
-	secs := make([]float64, len(h))
-	for i, st := range h {
-		secs[i] = f(st)
+	s := slices.Clone(xs)
+	sort.Float64s(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
 	}
-	sort.Float64s(secs)
-	if len(secs)%2 == 1 {
-		return secs[len(secs)/2]
-	}
-	return (secs[len(secs)/2-1] + secs[len(secs)/2]) / 2
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
 }
 
 // logf writes to w unless it is nil.

@@ -7,8 +7,8 @@
 #
 #   bash tools/pyg/equal_budget.sh pattern [SEEDS]     # needs ../shared/peers/stage.sh once
 #
-# Records go to docs/results/equal-budget/DATASET/{reference,gexph}-sS.json (gexph's with
-# its log.jsonl beside it); the data to /tmp/gexph-equal-budget/DATASET.
+# Records go to docs/results/equal-budget/DATASET/{reference,gexph}-sS.json (gexph's is
+# the run's result.json, its history included); the data to /tmp/gexph-equal-budget/DATASET.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 DATASET=${1:?usage: equal_budget.sh pattern [SEEDS]}
@@ -56,8 +56,7 @@ for s in $(seq 1 "$SEEDS"); do
   run=runs/equal-budget/$DATASET-s$s
   sets=(-set "epochs=$EPOCHS")
   for kv in "${GEXPH_SET[@]}"; do sets+=(-set "$kv"); done
-  build/gexph train -dataset "export:$DATA" -preset "$DATASET" "${sets[@]}" -seed "$s" -out "$run" -force -quiet -json > "$rec.tmp"
-  mv "$rec.tmp" "$rec"
-  cp "$run/log.jsonl" "$OUT/gexph-s$s.log.jsonl"
+  build/gexph train -dataset "export:$DATA" -preset "$DATASET" "${sets[@]}" -seed "$s" -out "$run" -force -quiet
+  cp "$run/result.json" "$rec.tmp" && mv "$rec.tmp" "$rec"
 done
 echo "records in $OUT"
