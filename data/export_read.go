@@ -3,11 +3,11 @@ package data
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"slices"
 
 	"github.com/gexph/gexph/data/npy"
+	"github.com/gexph/gexph/internal/jsonfile"
 )
 
 // maxExportMeta bounds meta.json (a few hundred bytes in practice).
@@ -50,38 +50,18 @@ func LoadExport(dir string) (*Dataset, error) {
 // readExportMeta reads and checks dir/meta.json.
 func readExportMeta(dir string) (*ExportMeta, error) {
 	path := filepath.Join(dir, "meta.json")
-	f, err := os.Open(path)
+	raw, err := jsonfile.ReadFileLimit(path, maxExportMeta, "export meta")
 	if err != nil {
 		return nil, fmt.Errorf("export: %w", err)
 	}
-	defer f.Close()
 	var meta ExportMeta
-	dec := json.NewDecoder(&limitedReader{f, maxExportMeta})
-	if err := dec.Decode(&meta); err != nil {
+	if err := json.Unmarshal(raw, &meta); err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
 	if meta.Format != ExportFormat || meta.Version < 1 || meta.Version > ExportVersion {
 		return nil, fmt.Errorf("%s: format %q version %d: want %q version 1..%d", path, meta.Format, meta.Version, ExportFormat, ExportVersion)
 	}
 	return &meta, nil
-}
-
-// limitedReader fails once more than n bytes are read, instead of ending quietly.
-type limitedReader struct {
-	f interface{ Read([]byte) (int, error) }
-	n int64
-}
-
-func (l *limitedReader) Read(p []byte) (int, error) {
-	if l.n <= 0 {
-		return 0, fmt.Errorf("longer than %d bytes", maxExportMeta)
-	}
-	if int64(len(p)) > l.n {
-		p = p[:l.n]
-	}
-	k, err := l.f.Read(p)
-	l.n -= int64(k)
-	return k, err
 }
 
 // exportArrays is one archive of an export with typed accessors that name it in errors.

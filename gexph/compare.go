@@ -1,6 +1,7 @@
 package gexph
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -48,7 +49,7 @@ type TensorDiff struct {
 // diverged value) as the string "NaN", "+Inf" or "-Inf", which JSON numbers cannot hold.
 func (d TensorDiff) MarshalJSON() ([]byte, error) {
 	type plain TensorDiff
-	if isFinite(d.MaxAbs) && isFinite(d.RelErr) {
+	if finite(d.MaxAbs) && finite(d.RelErr) {
 		return json.Marshal(plain(d))
 	}
 	return json.Marshal(struct {
@@ -59,12 +60,9 @@ func (d TensorDiff) MarshalJSON() ([]byte, error) {
 	}{d.Name, d.Size, jsonNumber(d.MaxAbs), jsonNumber(d.RelErr)})
 }
 
-// isFinite tells whether x is neither NaN nor infinite.
-func isFinite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
-
 // jsonNumber is x, or its name when JSON cannot hold it.
 func jsonNumber(x float64) any {
-	if isFinite(x) {
+	if finite(x) {
 		return x
 	}
 	return strconv.FormatFloat(x, 'g', -1, 64)
@@ -168,7 +166,7 @@ func (r *BackendComparison) fill(got, want *probeResult) {
 		}
 		r.Gradients = append(r.Gradients, diffTensor(name, g, want.grads[name]))
 	}
-	slices.SortStableFunc(r.Gradients, func(a, b TensorDiff) int { return -cmpFloat(a.RelErr, b.RelErr) })
+	slices.SortStableFunc(r.Gradients, worseFirst)
 	r.OK = r.Inference.RelErr <= r.Tolerance && r.Training.RelErr <= r.Tolerance && r.LossDiff.RelErr <= r.Tolerance
 	if len(r.Gradients) > 0 {
 		r.WorstGradient = r.Gradients[0]
@@ -176,21 +174,16 @@ func (r *BackendComparison) fill(got, want *probeResult) {
 	}
 }
 
-// cmpFloat orders floats with NaN above everything (so a NaN error sorts first).
-func cmpFloat(a, b float64) int {
-	switch {
-	case math.IsNaN(a) && math.IsNaN(b):
-		return 0
-	case math.IsNaN(a):
-		return 1
-	case math.IsNaN(b):
-		return -1
-	case a < b:
-		return -1
-	case a > b:
-		return 1
+// worseFirst orders differences by relative error, largest first, a NaN (a diverged
+// value) before everything.
+func worseFirst(a, b TensorDiff) int {
+	key := func(x float64) float64 {
+		if math.IsNaN(x) {
+			return math.Inf(1)
+		}
+		return x
 	}
-	return 0
+	return cmp.Compare(key(b.RelErr), key(a.RelErr))
 }
 
 // diffTensor measures got against want: max|got−want| / max|want|. A length mismatch or

@@ -26,7 +26,7 @@ var allowed = map[string][]string{
 	"data/smiles":          {},
 	"data/superpixel":      {},
 	"data/internal/":       {"data/npy"},
-	"data":                 {"data/npy", "data/smiles", "data/superpixel", "internal/atomicfile"},
+	"data":                 {"data/npy", "data/smiles", "data/superpixel", "internal/atomicfile", "internal/jsonfile"},
 	"expander":             {"spectral"},
 	"layers":               {},
 	"gexph":                {"data", "expander", "spectral", "layers", "internal/atomicfile", "internal/dirlock", "internal/jsonfile", "internal/safetensors", "internal/sysinfo", "internal/tfevents"},
