@@ -189,16 +189,10 @@ type featureRows struct {
 
 func (r *featureRows) add(f Features) {
 	switch f.Kind {
-	case Dense:
-		r.dense = append(r.dense, f.Dense...)
-	case Sparse:
+	case Dense, Sparse:
 		start := len(r.dense)
 		r.dense = append(r.dense, make([]float32, f.Rows*f.Cols)...)
-		for row := range f.Rows {
-			for k := f.Indptr[row]; k < f.Indptr[row+1]; k++ {
-				r.dense[start+row*f.Cols+int(f.Indices[k])] += f.Values[k]
-			}
-		}
+		f.AddDenseTo(r.dense[start:])
 	case Categorical:
 		for _, c := range f.Categorical {
 			r.codes = append(r.codes, int64(c))

@@ -53,9 +53,9 @@ func densified(f Features) Features {
 	if f.Kind != Sparse {
 		return f
 	}
-	r := &featureRows{kind: Sparse, cols: f.Cols}
-	r.add(f)
-	return Features{Kind: Dense, Rows: f.Rows, Cols: f.Cols, Dense: r.dense}
+	d := Features{Kind: Dense, Rows: f.Rows, Cols: f.Cols, Dense: make([]float32, f.Rows*f.Cols)}
+	f.AddDenseTo(d.Dense)
+	return d
 }
 
 // sameGraph reports how b differs from a (features compared as an export stores them).

@@ -213,6 +213,25 @@ func InducedSubgraph(g *Graph, nodes []int32) (Graph, error) {
 	return sub, nil
 }
 
+// AddDenseTo adds f's values to dst, which holds f's Rows×Cols values row-major (or
+// more: the rest is left alone): the way a dense or sparse (CSR) matrix is written dense;
+// categorical codes and absent features add nothing.
+func (f *Features) AddDenseTo(dst []float32) {
+	switch f.Kind {
+	case Dense:
+		for i, v := range f.Dense {
+			dst[i] += v
+		}
+	case Sparse:
+		for r := range f.Rows {
+			row := dst[r*f.Cols : (r+1)*f.Cols]
+			for p := f.Indptr[r]; p < f.Indptr[r+1]; p++ {
+				row[f.Indices[p]] += f.Values[p]
+			}
+		}
+	}
+}
+
 // SelectRows returns the features of the given rows, in that order (a row may repeat);
 // an index outside [0, Rows) is an error.
 func (f *Features) SelectRows(rows []int32) (Features, error) {

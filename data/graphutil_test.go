@@ -171,3 +171,21 @@ func TestEdgeChecks(t *testing.T) {
 		t.Error("empty graph accepted")
 	}
 }
+
+// TestAddDenseToWritesSparseRowsDense checks the dense writing of a CSR matrix (a
+// duplicate column summed, an empty row) and of a dense one, added to what dst holds.
+func TestAddDenseToWritesSparseRowsDense(t *testing.T) {
+	sp := Features{Kind: Sparse, Rows: 3, Cols: 3, Indptr: []int64{0, 2, 2, 4},
+		Indices: []int32{2, 0, 1, 1}, Values: []float32{1, 2, 3, 4}}
+	dst := []float32{0, 0, 0, 0, 0, 0, 0, 0, 0, 9}
+	sp.AddDenseTo(dst)
+	if want := []float32{2, 0, 1, 0, 0, 0, 0, 7, 0, 9}; !slices.Equal(dst, want) {
+		t.Errorf("sparse: %v, want %v", dst, want)
+	}
+	dn := Features{Kind: Dense, Rows: 1, Cols: 2, Dense: []float32{1.5, -1}}
+	d := []float32{1, 1}
+	dn.AddDenseTo(d)
+	if !slices.Equal(d, []float32{2.5, 0}) {
+		t.Errorf("dense: %v", d)
+	}
+}

@@ -390,13 +390,7 @@ func (m *Model) addNodeFeatures(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 		if m.densify {
 			x := make([]float32, np*spec.cols)
 			for i, gi := range b.Graphs {
-				f := &ds.Graphs[gi].Node
-				base := b.NodeOffset[i] * spec.cols
-				for r := 0; r < f.Rows; r++ {
-					for p := f.Indptr[r]; p < f.Indptr[r+1]; p++ {
-						x[base+r*spec.cols+int(f.Indices[p])] += f.Values[p]
-					}
-				}
+				ds.Graphs[gi].Node.AddDenseTo(x[b.NodeOffset[i]*spec.cols:])
 			}
 			in.X = f32Array(x, np, spec.cols)
 			return
