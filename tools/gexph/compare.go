@@ -14,7 +14,6 @@ var errBackendsDiffer = errors.New("the backends differ beyond the tolerance")
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "-backend B [-reference go] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]", stderr)
-	fs.Usage = compareUsage(fs, stderr)
 	backend := fs.String("backend", "", "the backend under test, e.g. xla:/path/to/pjrt_plugin.so or xla:cpu")
 	reference := fs.String("reference", "go", "the backend it is held to")
 	cf := addConfigFlags(fs)
@@ -60,26 +59,6 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 			w.Name, w.RelErr, res.Tolerance)
 	}
 	return nil
-}
-
-// compareUsage prints the synopsis, examples and flags of compare.
-func compareUsage(fs interface{ PrintDefaults() }, w io.Writer) func() {
-	return func() {
-		fmt.Fprint(w, `Usage: gexph compare -backend B [-reference go] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]
-
-Builds a preset's model on two backends with the same weights and compares, on one
-batch, the inference outputs, the training-mode outputs and loss, and every gradient
-(dropout off). Exits 1 when a difference exceeds -tol.
-
-Examples:
-  gexph compare -backend xla:/path/to/xla_cuda_plugin.so -dataset pattern
-  gexph compare -backend xla:cpu -dataset computers -json
-  gexph compare -backend go:parallelism=1 -dataset cluster -batch 4
-
-Flags:
-`)
-		fs.PrintDefaults()
-	}
 }
 
 // compareDataOptions loads only what one batch needs: for generated and superpixel data

@@ -60,7 +60,8 @@ func commandExamples() map[string][][2]string {
 		},
 		"compare": {
 			{"gexph compare -backend xla:cpu -dataset pattern -preset demo", "XLA on the CPU against the go backend (an xla build)"},
-			{"gexph compare -backend xla:/path/to/pjrt_c_api_gpu_plugin.so -dataset cora -tol 1e-3", "a GPU, with a looser tolerance"},
+			{"gexph compare -backend xla:/path/to/xla_cuda_plugin.so,tf32=false -dataset pattern", "a GPU held to 1e-4 (TF32, XLA's default on CUDA, cannot meet it)"},
+			{"gexph compare -backend go:parallelism=1 -dataset cluster -batch 4 -json", "two settings of the go backend, as JSON"},
 		},
 		"reproduce": {
 			{"gexph reproduce -suite transductive -runs '_s1$' -out docs/results", "one seed of every transductive run"},
