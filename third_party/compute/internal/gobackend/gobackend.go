@@ -161,6 +161,9 @@ type Backend struct {
 
 	// NumExecutors is the number of concurrent executor goroutines to launch in executeParallel.
 	NumExecutors int
+
+	// NoFusion disables the fusions of gexph's patch (ops/spmm.go; option "no_fusion").
+	NoFusion bool
 }
 
 // Compile-time check that the gobackend.Backend implements compute.Backend.

@@ -1,0 +1,406 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package ops
+
+// Message-passing fusions (gexph patch, see PATCHES.md at the module root): the sums of
+// weighted neighbour rows (SpMM) and the per-edge dot products of two gathered rows
+// (SDDMM), the two kernels of attention and gated message passing on graphs.
+//
+// Message passing on a graph sums weighted neighbour rows: out[dst[e]] += a[e] ⊙
+// x[src[e]], which a graph of ops writes as ScatterSum(operand, dst, Mul(a, Gather(x,
+// src))). Executed op by op, the gathered rows [E, …] and their products [E, …] are each
+// written to memory and read back; per edge they are larger than everything else the
+// step touches. The transformation below recognises the pattern (row gathers and
+// scatters along the first axis, float32, a the shape of the products or one value per
+// leading index repeated over the trailing axes, e.g. one attention weight per edge and
+// head) and rewrites the ScatterSum into one node that reads x's rows where the products
+// need them and adds each product to its destination row at once. Each element is
+// computed as before, a product rounded to float32 and then added in edge order, so the
+// results are equal bit for bit.
+//
+// Attention scores per edge and head are dot products of gathered rows, written as
+// ReduceSum(Mul(Gather(q, dst), Gather(k, src)), last axis): the second transformation
+// rewrites the ReduceSum into one node that reads both rows and adds their products per
+// head in index order (the sums are again equal bit for bit), without the gathered
+// [E, heads, headDim] tensors and their product. The backend option "no_fusion"
+// disables both.
+
+import (
+	"simd"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+func init() {
+	gobackend.RegisterTransformation(spmmPriority, &GatherMulScatterFusion{})
+	gobackend.SetNodeExecutor(compute.OpTypeScatterSum, gobackend.PriorityUser, execGatherMulScatter)
+	gobackend.RegisterTransformation(spmmPriority, &GatheredDotFusion{})
+	gobackend.SetNodeExecutor(compute.OpTypeReduceSum, gobackend.PriorityUser, execGatheredDot)
+	gobackend.KnownOptionsSetters["no_fusion"] = func(b *gobackend.Backend, _ string) error {
+		b.NoFusion = true
+		return nil
+	}
+}
+
+// spmmPriority orders the transformation after the implicit-broadcast removal (100).
+const spmmPriority = 60
+
+// gatherMulScatter is the Data of a fused ScatterSum, whose inputs are then operand,
+// destination indices, weights a, source rows x and source indices.
+type gatherMulScatter struct {
+	scatter *scatterNode
+	// repeat is how many consecutive product elements share one weight: 1 when a has the
+	// products' shape.
+	repeat int
+}
+
+// GatherMulScatterFusion is the graph transformation that fuses ScatterSum(operand, dst,
+// Mul(a, Gather(x, src))) into one node (see the file comment).
+type GatherMulScatterFusion struct{}
+
+// Name implements gobackend.GraphTransformation.
+func (*GatherMulScatterFusion) Name() string { return "GatherMulScatterFusion" }
+
+// Apply implements gobackend.GraphTransformation on the main function (closures are
+// compiled when they are returned, before the transformations run).
+func (*GatherMulScatterFusion) Apply(b *gobackend.Builder) (bool, error) {
+	f := b.MainFn
+	if f == nil || b.Backend == nil || b.Backend.NoFusion {
+		return false, nil
+	}
+	uses := liveUses(f)
+	for _, s := range f.Nodes {
+		if uses[s.Index] == 0 || s.OpType != compute.OpTypeScatterSum || len(s.Inputs) != 3 {
+			continue
+		}
+		sd, ok := s.Data.(*scatterNode)
+		if !ok || !isRowScatter(s, sd) {
+			continue
+		}
+		mul := s.Inputs[2]
+		if mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 {
+			continue
+		}
+		for k, g := range mul.Inputs {
+			a := mul.Inputs[1-k]
+			repeat, ok := weightRepeat(a.Shape, mul.Shape)
+			if !ok || !isRowGather(g, mul.Shape) {
+				continue
+			}
+			g = throughReshape(g)
+			s.Inputs = []*gobackend.Node{s.Inputs[0], s.Inputs[1], a, g.Inputs[0], g.Inputs[1]}
+			s.Data = &gatherMulScatter{scatter: sd, repeat: repeat}
+			s.ClearCachedExecutor()
+			break
+		}
+	}
+	return false, nil
+}
+
+// liveUses counts the uses of each node of f by the nodes its outputs depend on (and by
+// the outputs themselves); dead nodes count 0.
+func liveUses(f *gobackend.Function) []int {
+	uses := make([]int, len(f.Nodes))
+	live := make([]bool, len(f.Nodes))
+	var visit func(n *gobackend.Node)
+	visit = func(n *gobackend.Node) {
+		if live[n.Index] {
+			return
+		}
+		live[n.Index] = true
+		for _, in := range n.Inputs {
+			uses[in.Index]++
+			visit(in)
+		}
+		for _, captured := range n.CapturedInputs {
+			for _, in := range captured {
+				uses[in.Index]++
+				visit(in)
+			}
+		}
+	}
+	for _, out := range f.Outputs {
+		uses[out.Index] += 2 // An output is never absorbed into another node.
+		visit(out)
+	}
+	return uses
+}
+
+// isRowScatter tells whether s adds float32 rows [E, …] into the rows of its operand
+// [N, …] at int32 indices [E, 1].
+func isRowScatter(s *gobackend.Node, p *scatterNode) bool {
+	operand, idx, upd := s.Inputs[0].Shape, s.Inputs[1].Shape, s.Inputs[2].Shape
+	rank := operand.Rank()
+	if operand.DType != dtypes.Float32 || upd.DType != dtypes.Float32 || rank < 2 || upd.Rank() != rank ||
+		operand.IsDynamic() || upd.IsDynamic() || !isIndexColumn(idx, upd.Dimensions[0]) ||
+		p.indexVectorAxis != 1 || len(p.insertedWindowAxes) != 1 || p.insertedWindowAxes[0] != 0 ||
+		len(p.scatterAxesToOperandAxes) != 1 || p.scatterAxesToOperandAxes[0] != 0 ||
+		!isLeadingAxes(p.updateWindowAxes, 1, rank) {
+		return false
+	}
+	for axis := 1; axis < rank; axis++ {
+		if upd.Dimensions[axis] != operand.Dimensions[axis] {
+			return false
+		}
+	}
+	return true
+}
+
+// throughReshape returns the input of a reshape that keeps the leading axis (each row's
+// elements stay in place), or n itself.
+func throughReshape(n *gobackend.Node) *gobackend.Node {
+	if n.OpType != compute.OpTypeReshape || len(n.Inputs) != 1 || n.Shape.Rank() == 0 {
+		return n
+	}
+	in := n.Inputs[0]
+	if in.Shape.Rank() == 0 || in.Shape.IsDynamic() || n.Shape.IsDynamic() || in.Shape.Dimensions[0] != n.Shape.Dimensions[0] {
+		return n
+	}
+	return in
+}
+
+// isRowGather tells whether g (or the input of a reshape g that keeps the leading axis)
+// gathers whole float32 rows of its operand [N, …] at int32 indices [E, 1] into rows of
+// out's size [E, …].
+func isRowGather(g *gobackend.Node, out shapes.Shape) bool {
+	if g.Shape.DType != out.DType || !g.Shape.Equal(out) {
+		return false
+	}
+	g = throughReshape(g)
+	p, ok := g.Data.(*gatherNode)
+	if g.OpType != compute.OpTypeGather || !ok || len(g.Inputs) != 2 || g.Shape.Size() != out.Size() {
+		return false
+	}
+	operand, rank := g.Inputs[0].Shape, g.Shape.Rank()
+	if operand.DType != dtypes.Float32 || operand.IsDynamic() || operand.Rank() != rank || operand.Dimensions[0] == 0 ||
+		!isIndexColumn(g.Inputs[1].Shape, g.Shape.Dimensions[0]) || p.indexVectorAxis != 1 ||
+		len(p.startIndexMap) != 1 || p.startIndexMap[0] != 0 ||
+		len(p.collapsedSlicesAxes) != 1 || p.collapsedSlicesAxes[0] != 0 ||
+		!isLeadingAxes(p.offsetOutputAxes, 1, rank) || p.sliceSizes[0] != 1 {
+		return false
+	}
+	for axis := 1; axis < rank; axis++ {
+		if p.sliceSizes[axis] != operand.Dimensions[axis] || g.Shape.Dimensions[axis] != operand.Dimensions[axis] {
+			return false
+		}
+	}
+	return g.Shape.Dimensions[0] == out.Dimensions[0]
+}
+
+// isIndexColumn tells whether s is int32 [e, 1].
+func isIndexColumn(s shapes.Shape, e int) bool {
+	return s.DType == dtypes.Int32 && !s.IsDynamic() && s.Rank() == 2 && s.Dimensions[0] == e && s.Dimensions[1] == 1
+}
+
+// weightRepeat returns how many consecutive elements of products of shape out share one
+// element of the weights a: 1 for a of out's shape; the size of out's trailing axes where
+// a has size 1 there and out's dimensions before them.
+func weightRepeat(a, out shapes.Shape) (int, bool) {
+	if a.DType != dtypes.Float32 || a.IsDynamic() || a.Rank() != out.Rank() {
+		return 0, false
+	}
+	repeat, trailing := 1, true
+	for axis := out.Rank() - 1; axis >= 0; axis-- {
+		switch d := a.Dimensions[axis]; {
+		case trailing && d == 1:
+			repeat *= out.Dimensions[axis]
+		case d == out.Dimensions[axis]:
+			trailing = false
+		default:
+			return 0, false
+		}
+	}
+	return repeat, a.Dimensions[0] == out.Dimensions[0]
+}
+
+// execGatherMulScatter runs a fused ScatterSum: out = operand, then out[dst[e]] +=
+// a[e] ⊙ x[src[e]] for each edge e in order (source indices clamped as Gather does,
+// destinations outside the operand skipped as ScatterSum does). Workers own ranges of
+// destination rows. Any other ScatterSum falls back.
+func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	p, ok := node.Data.(*gatherMulScatter)
+	if !ok {
+		return nil, gobackend.ErrFallback
+	}
+	operand := inputs[0]
+	dst, src := inputs[1].Flat.([]int32), inputs[4].Flat.([]int32)
+	a, x := inputs[2].Flat.([]float32), inputs[3].Flat.([]float32)
+	var output *gobackend.Buffer
+	if inputsOwned[0] {
+		output, inputs[0] = operand, nil // Consumed.
+	} else {
+		var err error
+		if output, err = backend.CloneBuffer(operand); err != nil {
+			return nil, err
+		}
+	}
+	output.RawShape = node.Shape
+	if backend.NoOps {
+		return output, nil
+	}
+	out := output.Flat.([]float32)
+	n, width := node.Shape.Dimensions[0], node.Shape.Size()/max(node.Shape.Dimensions[0], 1)
+	last := int32(inputs[3].RawShape.Dimensions[0] - 1)
+	splitWork(backend, n, max(1, rowsMinChunk/(4*max(width, 1))), func(lo, hi int) {
+		l, h := int32(lo), int32(hi)
+		wa := width / p.repeat
+		for e, i := range dst {
+			if i < l || i >= h {
+				continue
+			}
+			row := x[int(max(0, min(last, src[e])))*width:][:width]
+			o := out[int(i)*width:][:width]
+			if p.repeat == 1 {
+				addProducts(o, a[e*width:][:width], row)
+			} else {
+				addScaled(o, a[e*wa:][:wa], row, p.repeat)
+			}
+		}
+	})
+	return output, nil
+}
+
+// addScaled sets out[j·r+k] += float32(w[j]·x[j·r+k]) for the segments j of r values.
+func addScaled(out, w, x []float32, r int) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	for j, wj := range w {
+		vw := simd.BroadcastFloat32s(wj)
+		o, xs := out[j*r:][:r], x[j*r:][:r]
+		k := 0
+		for ; k+vLen <= r; k += vLen {
+			simd.LoadFloat32s(o[k:]).Add(simd.LoadFloat32s(xs[k:]).Mul(vw)).Store(o[k:])
+		}
+		if k < r {
+			vo, _ := simd.LoadFloat32sPart(o[k:])
+			vx, _ := simd.LoadFloat32sPart(xs[k:])
+			vo.Add(vx.Mul(vw)).StorePart(o[k:])
+		}
+	}
+}
+
+// addProducts sets out[k] += float32(a[k]·x[k]): the product is rounded before the sum,
+// as the unfused Mul and ScatterSum do.
+func addProducts(out, a, x []float32) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	k := 0
+	for ; k+vLen <= len(out); k += vLen {
+		prod := simd.LoadFloat32s(a[k:]).Mul(simd.LoadFloat32s(x[k:]))
+		simd.LoadFloat32s(out[k:]).Add(prod).Store(out[k:])
+	}
+	if k < len(out) {
+		va, _ := simd.LoadFloat32sPart(a[k:])
+		vx, _ := simd.LoadFloat32sPart(x[k:])
+		vo, _ := simd.LoadFloat32sPart(out[k:])
+		vo.Add(va.Mul(vx)).StorePart(out[k:])
+	}
+}
+
+// gatheredDot is the Data of a fused ReduceSum, whose inputs are then the rows x1, the
+// indices i1, the rows x2 and the indices i2: out[e, h] = Σ_k x1[i1[e]][h·b+k] ·
+// x2[i2[e]][h·b+k], for rows of width heads·b.
+type gatheredDot struct {
+	b int
+}
+
+// GatheredDotFusion is the graph transformation that fuses ReduceSum(Mul(Gather(x1, i1),
+// Gather(x2, i2)), last axis) into one node (see the file comment).
+type GatheredDotFusion struct{}
+
+// Name implements gobackend.GraphTransformation.
+func (*GatheredDotFusion) Name() string { return "GatheredDotFusion" }
+
+// Apply implements gobackend.GraphTransformation on the main function.
+func (*GatheredDotFusion) Apply(b *gobackend.Builder) (bool, error) {
+	f := b.MainFn
+	if f == nil || b.Backend == nil || b.Backend.NoFusion {
+		return false, nil
+	}
+	uses := liveUses(f)
+	for _, r := range f.Nodes {
+		if uses[r.Index] == 0 || r.OpType != compute.OpTypeReduceSum || len(r.Inputs) != 1 {
+			continue
+		}
+		mul := r.Inputs[0]
+		if mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 || len(mul.Inputs) != 2 ||
+			r.Shape.DType != dtypes.Float32 || r.Shape.IsDynamic() || mul.Shape.IsDynamic() || mul.Shape.Rank() < 2 {
+			continue
+		}
+		cfg, ok := nodeReduceConfig(r, &gobackend.Buffer{RawShape: mul.Shape})
+		last := mul.Shape.Dimensions[mul.Shape.Rank()-1]
+		if !ok || cfg.Pattern != ReduceTrailing || cfg.B != last || last == 0 {
+			continue
+		}
+		g1, g2 := mul.Inputs[0], mul.Inputs[1]
+		if !isRowGather(g1, mul.Shape) || !isRowGather(g2, mul.Shape) {
+			continue
+		}
+		g1, g2 = throughReshape(g1), throughReshape(g2)
+		r.Inputs = []*gobackend.Node{g1.Inputs[0], g1.Inputs[1], g2.Inputs[0], g2.Inputs[1]}
+		r.Data = &gatheredDot{b: last}
+		r.ClearCachedExecutor()
+	}
+	return false, nil
+}
+
+// execGatheredDot runs a fused ReduceSum (see gatheredDot), the edges split across the
+// backend's workers; any other ReduceSum falls back.
+func execGatheredDot(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, _ []bool) (*gobackend.Buffer, error) {
+	p, ok := node.Data.(*gatheredDot)
+	if !ok {
+		return nil, gobackend.ErrFallback
+	}
+	output, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if backend.NoOps {
+		return output, nil
+	}
+	x1, i1 := inputs[0].Flat.([]float32), inputs[1].Flat.([]int32)
+	x2, i2 := inputs[2].Flat.([]float32), inputs[3].Flat.([]int32)
+	out := output.Flat.([]float32)
+	e := len(i1)
+	heads := len(out) / max(e, 1)
+	width := heads * p.b
+	last1, last2 := int32(inputs[0].RawShape.Dimensions[0]-1), int32(inputs[2].RawShape.Dimensions[0]-1)
+	splitWork(backend, e, max(1, rowsMinChunk/(8*max(width, 1))), func(lo, hi int) {
+		prod := make([]float32, width)
+		for k := lo; k < hi; k++ {
+			r1 := x1[int(max(0, min(last1, i1[k])))*width:][:width]
+			r2 := x2[int(max(0, min(last2, i2[k])))*width:][:width]
+			simdMulVVFloat32(r1, r2, prod)
+			sumSegments(out[k*heads:][:heads], prod, p.b)
+		}
+	})
+	return output, nil
+}
+
+// sumSegments sets out[h] = Σ_k p[h·b+k], each sum in index order from zero (as the
+// unfused ReduceSum adds), four segments at a time as independent chains.
+func sumSegments(out, p []float32, b int) {
+	h := 0
+	for ; h+4 <= len(out); h += 4 {
+		p0 := p[h*b:][:b]
+		p1, p2, p3 := p[(h+1)*b:][:len(p0)], p[(h+2)*b:][:len(p0)], p[(h+3)*b:][:len(p0)]
+		var s0, s1, s2, s3 float32
+		for k := range p0 {
+			s0 += p0[k]
+			s1 += p1[k]
+			s2 += p2[k]
+			s3 += p3[k]
+		}
+		out[h], out[h+1], out[h+2], out[h+3] = s0, s1, s2, s3
+	}
+	for ; h < len(out); h++ {
+		var s float32
+		for _, v := range p[h*b:][:b] {
+			s += v
+		}
+		out[h] = s
+	}
+}

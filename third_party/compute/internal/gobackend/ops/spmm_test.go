@@ -1,0 +1,245 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+// spmmCase is a message-passing sum over e edges between n nodes with rows of the
+// trailing dims, weighted per element or per leading index (weightDims).
+type spmmCase struct {
+	n, e                   int
+	trailing, weightTrail  []int
+	sharedGather, extraMul bool
+	reshape                bool // Gather flat rows of x [n, w] and reshape them to the trailing dims.
+}
+
+// runSpmm builds out = ScatterSum(operand, dst, Mul(a, Gather(x, src))) on a backend of
+// the given config and returns out (and, with sharedGather, the gathered rows as a second
+// output, so that the gather has another consumer) and the number of fused nodes.
+func runSpmm(t *testing.T, config string, c spmmCase, x, a, operand []float32, src, dst []int32) ([][]float32, int) {
+	t.Helper()
+	raw, err := gobackend.New(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := raw.(*gobackend.Backend)
+	builder := be.Builder("spmm").(*gobackend.Builder)
+	f := builder.Main().(*gobackend.Function)
+	m := must(t)
+	rowDims := func(first int, trail []int) []int { return append([]int{first}, trail...) }
+	xs := shapes.Make(dtypes.Float32, rowDims(c.n, c.trailing)...)
+	as := shapes.Make(dtypes.Float32, rowDims(c.e, c.weightTrail)...)
+	is := shapes.Make(dtypes.Int32, c.e, 1)
+	px, _ := f.Parameter("x", xs, nil)
+	pa, _ := f.Parameter("a", as, nil)
+	pop, _ := f.Parameter("operand", xs, nil)
+	psrc, _ := f.Parameter("src", is, nil)
+	pdst, _ := f.Parameter("dst", is, nil)
+	window := make([]int, len(c.trailing))
+	for i := range window {
+		window[i] = i + 1
+	}
+	var g compute.Value
+	if c.reshape {
+		flat := m(Reshape(f, px, c.n, prod(c.trailing)))
+		g = m(Gather(f, flat, psrc, 1, []int{1}, []int{0}, []int{0}, []int{1, prod(c.trailing)}, false))
+		g = m(Reshape(f, g, rowDims(c.e, c.trailing)...))
+	} else {
+		g = m(Gather(f, px, psrc, 1, window, []int{0}, []int{0}, rowDims(1, c.trailing), false))
+	}
+	prod := m(Mul(f, pa, g))
+	if c.extraMul {
+		prod = m(Mul(f, g, pa))
+	}
+	out := m(ScatterSum(f, pop, pdst, prod, 1, window, []int{0}, []int{0}, false, false))
+	outs := []compute.Value{out}
+	if c.sharedGather {
+		outs = append(outs, g)
+	}
+	if err := f.Return(outs, nil); err != nil {
+		t.Fatal(err)
+	}
+	exec, err := builder.Compile()
+	if err != nil {
+		t.Fatalf("compile: %+v", err)
+	}
+	fused := 0
+	for _, node := range f.Nodes {
+		if _, ok := node.Data.(*gatherMulScatter); ok {
+			fused++
+		}
+	}
+	buf := func(flat any, s shapes.Shape) compute.Buffer {
+		b, err := be.BufferFromFlatData(0, flat, s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	res, err := exec.Execute([]compute.Buffer{buf(append([]float32(nil), x...), xs), buf(append([]float32(nil), a...), as),
+		buf(append([]float32(nil), operand...), xs), buf(append([]int32(nil), src...), is), buf(append([]int32(nil), dst...), is)}, nil, 0)
+	if err != nil {
+		t.Fatalf("execute: %+v", err)
+	}
+	got := make([][]float32, len(res))
+	for i, r := range res {
+		got[i] = append([]float32(nil), r.(*gobackend.Buffer).Flat.([]float32)...)
+	}
+	return got, fused
+}
+
+// TestGatherMulScatterEqualsUnfused holds the fused message-passing sum to the unfused
+// ops bit for bit: rows of one value and of [4, 10] with a weight per element or per
+// head, isolated nodes, indices out of range (clamped sources, skipped destinations), a
+// gather that has another consumer, and graphs large enough to split across workers;
+// and to a float64 sum computed here.
+func TestGatherMulScatterEqualsUnfused(t *testing.T) {
+	cases := []spmmCase{
+		{n: 7, e: 30, trailing: []int{1}, weightTrail: []int{1}},
+		{n: 50, e: 400, trailing: []int{40}, weightTrail: []int{40}},
+		{n: 50, e: 400, trailing: []int{4, 10}, weightTrail: []int{4, 1}, extraMul: true},
+		{n: 3000, e: 60000, trailing: []int{4, 10}, weightTrail: []int{4, 1}, sharedGather: true},
+		{n: 3000, e: 60000, trailing: []int{40}, weightTrail: []int{40}},
+		{n: 20, e: 100, trailing: []int{3, 5}, weightTrail: []int{1, 1}},
+		{n: 300, e: 5000, trailing: []int{4, 10}, weightTrail: []int{4, 1}, reshape: true},
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	for _, c := range cases {
+		w, aw := prod(c.trailing), prod(c.weightTrail)
+		x, a, operand := randomFloats(rng, c.n*w), randomFloats(rng, c.e*aw), randomFloats(rng, c.n*w)
+		src, dst := randomIndices(rng, c.n-1, c.e, false), randomIndices(rng, c.n-1, c.e, true) // Node n-1 isolated.
+		src[0], dst[1], dst[2] = int32(c.n+3), -1, int32(c.n) // Clamped; skipped; skipped.
+		fused, nf := runSpmm(t, "", c, x, a, operand, src, dst)
+		plain, np := runSpmm(t, "no_fusion", c, x, a, operand, src, dst)
+		if nf != 1 || np != 0 {
+			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want 1 (0)", c, nf, np)
+		}
+		for o := range plain {
+			for i := range plain[o] {
+				if math.Float32bits(fused[o][i]) != math.Float32bits(plain[o][i]) {
+					t.Fatalf("%+v output %d element %d: fused %v, unfused %v", c, o, i, fused[o][i], plain[o][i])
+				}
+			}
+		}
+		want := make([]float64, len(operand))
+		for i, v := range operand {
+			want[i] = float64(v)
+		}
+		for e, d := range dst {
+			if d < 0 || int(d) >= c.n {
+				continue
+			}
+			s := int(min(src[e], int32(c.n-1)))
+			for k := range w {
+				want[int(d)*w+k] += float64(a[e*aw+k*aw/w]) * float64(x[s*w+k])
+			}
+		}
+		for i, v := range want {
+			if math.Abs(float64(fused[0][i])-v) > 1e-4*(1+math.Abs(v)) {
+				t.Fatalf("%+v element %d: %v, float64 sum %v", c, i, fused[0][i], v)
+			}
+		}
+	}
+}
+
+func must(t *testing.T) func(v compute.Value, err error) compute.Value {
+	return func(v compute.Value, err error) compute.Value {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%+v", err)
+		}
+		return v
+	}
+}
+
+// TestGatheredDotEqualsUnfused holds the fused per-edge dot products to the unfused ops
+// bit for bit, and to a float64 computation: one head and 4 heads of 10 (gathered flat
+// and reshaped, as the attention layer does), 20 heads (more than the sums kept
+// together), indices out of range (clamped), large enough to split across workers.
+func TestGatheredDotEqualsUnfused(t *testing.T) {
+	type dotCase struct{ n1, n2, e, heads, b int }
+	rng := rand.New(rand.NewPCG(13, 14))
+	for _, c := range []dotCase{{5, 6, 20, 1, 7}, {300, 40, 60000, 4, 10}, {30, 30, 200, 20, 3}} {
+		w := c.heads * c.b
+		x1, x2 := randomFloats(rng, c.n1*w), randomFloats(rng, c.n2*w)
+		i1, i2 := randomIndices(rng, c.n1, c.e, true), randomIndices(rng, c.n2, c.e, false)
+		i1[0], i2[1] = -4, int32(c.n2+2)
+		run := func(config string) ([]float32, int) {
+			raw, err := gobackend.New(config)
+			if err != nil {
+				t.Fatal(err)
+			}
+			be := raw.(*gobackend.Backend)
+			builder := be.Builder("dot").(*gobackend.Builder)
+			f := builder.Main().(*gobackend.Function)
+			m := must(t)
+			s1, s2 := shapes.Make(dtypes.Float32, c.n1, w), shapes.Make(dtypes.Float32, c.n2, w)
+			is := shapes.Make(dtypes.Int32, c.e, 1)
+			p1, _ := f.Parameter("x1", s1, nil)
+			p2, _ := f.Parameter("x2", s2, nil)
+			q1, _ := f.Parameter("i1", is, nil)
+			q2, _ := f.Parameter("i2", is, nil)
+			gather := func(x, idx compute.Value) compute.Value {
+				g := m(Gather(f, x, idx, 1, []int{1}, []int{0}, []int{0}, []int{1, w}, false))
+				return m(Reshape(f, g, c.e, c.heads, c.b))
+			}
+			out := m(ReduceSum(f, m(Mul(f, gather(p1, q1), gather(p2, q2))), 2))
+			if err := f.Return([]compute.Value{out}, nil); err != nil {
+				t.Fatal(err)
+			}
+			exec, err := builder.Compile()
+			if err != nil {
+				t.Fatalf("compile: %+v", err)
+			}
+			fused := 0
+			for _, node := range f.Nodes {
+				if _, ok := node.Data.(*gatheredDot); ok {
+					fused++
+				}
+			}
+			buf := func(flat any, s shapes.Shape) compute.Buffer {
+				b, err := be.BufferFromFlatData(0, flat, s)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return b
+			}
+			res, err := exec.Execute([]compute.Buffer{buf(append([]float32(nil), x1...), s1), buf(append([]float32(nil), x2...), s2),
+				buf(append([]int32(nil), i1...), is), buf(append([]int32(nil), i2...), is)}, nil, 0)
+			if err != nil {
+				t.Fatalf("execute: %+v", err)
+			}
+			return append([]float32(nil), res[0].(*gobackend.Buffer).Flat.([]float32)...), fused
+		}
+		fused, nf := run("")
+		plain, np := run("no_fusion")
+		if nf != 1 || np != 0 {
+			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want 1 (0)", c, nf, np)
+		}
+		for i := range plain {
+			if math.Float32bits(fused[i]) != math.Float32bits(plain[i]) {
+				t.Fatalf("%+v element %d: fused %v, unfused %v", c, i, fused[i], plain[i])
+			}
+			e, h := i/c.heads, i%c.heads
+			r1, r2 := int(max(0, min(int32(c.n1-1), i1[e]))), int(max(0, min(int32(c.n2-1), i2[e])))
+			var want float64
+			for k := range c.b {
+				want += float64(x1[r1*w+h*c.b+k]) * float64(x2[r2*w+h*c.b+k])
+			}
+			if math.Abs(float64(fused[i])-want) > 1e-5*(1+math.Abs(want)) {
+				t.Fatalf("%+v element %d: %v, float64 %v", c, i, fused[i], want)
+			}
+		}
+	}
+}
