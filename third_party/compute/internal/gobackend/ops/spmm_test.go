@@ -119,7 +119,7 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 		w, aw := prod(c.trailing), prod(c.weightTrail)
 		x, a, operand := randomFloats(rng, c.n*w), randomFloats(rng, c.e*aw), randomFloats(rng, c.n*w)
 		src, dst := randomIndices(rng, c.n-1, c.e, false), randomIndices(rng, c.n-1, c.e, true) // Node n-1 isolated.
-		src[0], dst[1], dst[2] = int32(c.n+3), -1, int32(c.n) // Clamped; skipped; skipped.
+		src[0], dst[1], dst[2] = int32(c.n+3), -1, int32(c.n)                                   // Clamped; skipped; skipped.
 		fused, nf := runSpmm(t, "", c, x, a, operand, src, dst)
 		plain, np := runSpmm(t, "no_fusion", c, x, a, operand, src, dst)
 		if nf != 1 || np != 0 {
