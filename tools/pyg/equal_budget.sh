@@ -5,13 +5,13 @@
 # side, one run at a time (timings are only comparable alone). Resumable: a seed whose
 # record exists is skipped.
 #
-#   bash tools/pyg/equal_budget.sh pattern [SEEDS]     # needs ../shared/peers/stage.sh once
+#   bash tools/pyg/equal_budget.sh pattern|cluster|mnist|peptides-func [SEEDS]     # needs ../shared/peers/stage.sh once
 #
 # Records go to docs/results/equal-budget/DATASET/{reference,gexph}-sS.json (gexph's is
 # the run's result.json, its history included); the data to /tmp/gexph-equal-budget/DATASET.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-DATASET=${1:?usage: equal_budget.sh pattern [SEEDS]}
+DATASET=${1:?usage: equal_budget.sh pattern|cluster|mnist|peptides-func [SEEDS]}
 SEEDS=${2:-3}
 REF=${EXPHORMER_REF:-$HOME/exphormer-ref}
 OUT=docs/results/equal-budget/$DATASET
@@ -30,7 +30,18 @@ case $DATASET in
     GRAPHS=(250 60 60) EPOCHS=5 CFG=configs/Exphormer/cluster.yaml NAME=CLUSTER
     REF_SET=(optim.num_warmup_epochs 0)
     GEXPH_SET=(warmup_epochs=0 dropout=0.1 attn_dropout=0 reference_attention=true) ;;
-  *) echo "equal_budget.sh: no budget for $DATASET (pattern, cluster)" >&2; exit 2 ;;
+  mnist)
+    GRAPHS=(1000 200 200) EPOCHS=5 CFG=configs/Exphormer/mnist.yaml NAME=MNIST
+    REF_SET=(optim.num_warmup_epochs 0)
+    GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true) ;;
+  peptides-func)
+    # The export holds the whole official split; both sides train on the first graphs
+    # of each split (gexph's max_train/max_val/max_test, the harness's --max-graphs).
+    GRAPHS=(1000 250 250) EPOCHS=5 CFG=configs/Exphormer_LRGB/Peptides_Func.yaml NAME=peptides-functional
+    REF_SET=(optim.num_warmup_epochs 0) REF_ARGS=(--max-graphs "${GRAPHS[@]}")
+    GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true head_layers=1
+      "max_train=${GRAPHS[0]}" "max_val=${GRAPHS[1]}" "max_test=${GRAPHS[2]}") ;;
+  *) echo "equal_budget.sh: no budget for $DATASET (pattern, cluster, mnist, peptides-func)" >&2; exit 2 ;;
 esac
 
 mkdir -p "$OUT"
@@ -46,7 +57,7 @@ for s in $(seq 1 "$SEEDS"); do
   echo "reference seed $s"
   ( . "$REF/ref_env.sh" >/dev/null
     "$PY" tools/pyg/ref_graph_train.py --export "$DATA" --cfg "$CFG" --name "$NAME" --epochs "$EPOCHS" \
-      --seed "$s" $(printf -- '--set %s %s ' "${REF_SET[@]}") --json "$rec" )
+      --seed "$s" $(printf -- '--set %s %s ' "${REF_SET[@]}") ${REF_ARGS[@]+"${REF_ARGS[@]}"} --json "$rec" )
 done
 
 for s in $(seq 1 "$SEEDS"); do

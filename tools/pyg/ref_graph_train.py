@@ -10,10 +10,12 @@ equal-budget comparison of docs/REFERENCE.md. It is run with the staged environm
         --epochs 8 --seed 1 [--set key value ...] [--json OUT.json]
 
 What it does:
-  - reads the export (tools/pyg/load_export.py) and writes it where PyG 2.0.4's
-    GNNBenchmarkDataset reads its raw file (DATASET_v2.pt: three lists of dicts, train,
-    val and test, with x as PyG's files hold it: categorical node features one-hot), so
-    the reference's own master loader, positional encodings and expander edges apply;
+  - reads the export (tools/pyg/load_export.py) and writes it where the reference's
+    loader reads it: PyG 2.0.4's GNNBenchmarkDataset raw file for PATTERN, CLUSTER and
+    MNIST (DATASET_v2.pt: three lists of dicts, train, val and test, as PyG's files hold
+    them: categorical node features one-hot, superpixel positions apart), the processed
+    file and split of its PeptidesFunctionalDataset for Peptides-func; the reference's
+    own master loader, positional encodings and expander edges then apply;
   - runs the reference's main.py in this process with the config and the overrides
     wandb.use False, optim.max_epoch, seed, num_threads, device cpu, train.enable_ckpt
     False, dataset.dir/out_dir -> a temporary folder, and any --set pairs;
@@ -46,21 +48,76 @@ def write_raw(export, path):
     """The export as GNNBenchmarkDataset's raw file: [train, val, test] lists of dicts."""
     import torch
     meta = read_meta(export)
-    if meta["transductive"] or meta["task"] != "node-classification":
-        sys.exit(f"{export}: want an inductive node-classification export (PATTERN, CLUSTER), got {meta['task']}")
-    splits = []
-    for s in ("train", "val", "test"):
-        graphs = []
-        for g in read_split(export, s, onehot=True):
-            graphs.append({
-                "x": torch.from_numpy(g["x"]).float(),
-                "edge_index": torch.from_numpy(g["edge_index"]).long(),
-                "y": torch.from_numpy(g["y"]).long(),
-            })
-        splits.append(graphs)
+    if meta["transductive"] or meta["task"] not in ("node-classification", "graph-classification"):
+        sys.exit(f"{export}: want an inductive classification export (PATTERN, CLUSTER, MNIST, CIFAR10), "
+                 f"got {meta['task']}")
+    splits = [[raw_graph(g, meta, torch) for g in read_split(export, s, onehot=True)]
+              for s in ("train", "val", "test")]
     os.makedirs(os.path.dirname(path), exist_ok=True)
     torch.save(splits, path)
     return meta, [len(s) for s in splits]
+
+
+def raw_graph(g, meta, torch):
+    """One graph as PyG's GNNBenchmarkDataset files hold it. For the node-classification
+    sets (PATTERN, CLUSTER): x (categorical features one-hot), edge_index, y per node. For
+    the superpixel sets (MNIST, CIFAR10): x the colour columns and pos the last two (row,
+    column), which the reference concatenates back in this order; edge_attr; y [1]."""
+    d = {"edge_index": torch.from_numpy(g["edge_index"]).long(), "y": torch.from_numpy(g["y"]).long()}
+    x = torch.from_numpy(g["x"]).float()
+    if meta["task"] == "node-classification":
+        d["x"] = x
+        return d
+    if x.shape[1] < 3 or g["edge_attr"] is None:
+        sys.exit(f"{meta['name']}: want superpixel graphs (colour, row, column; one edge feature), "
+                 f"got {x.shape[1]} node and {'no' if g['edge_attr'] is None else 'some'} edge features")
+    d["x"], d["pos"] = x[:, :-2], x[:, -2:]
+    d["edge_attr"] = torch.from_numpy(g["edge_attr"]).float().reshape(-1)
+    return d
+
+
+def write_peptides(export, root, caps):
+    """The export where the reference's PeptidesFunctionalDataset reads its processed
+    file (a collated InMemoryDataset of the OGB-featured graphs: x and edge_attr integer
+    codes, y [1, 10]) and its split pickle, with the first caps[i] graphs of each split
+    (0: all). The raw CSV and the release tag are empty files: they only have to exist."""
+    import pickle
+    import numpy as np
+    import torch
+    from torch_geometric.data import Data, InMemoryDataset
+    meta = read_meta(export)
+    if meta["task"] != "graph-multilabel":
+        sys.exit(f"{export}: want the Peptides-func export (graph-multilabel), got {meta['task']}")
+    folder = os.path.join(root, "peptides-functional")
+    for d in ("raw", "processed"):
+        os.makedirs(os.path.join(folder, d), exist_ok=True)
+    for f in ("raw/peptide_multi_class_dataset.csv.gz", "701eb743e899f4d793f0e13c8fa5a1b4"):
+        open(os.path.join(folder, f), "w").close()
+    data_list, split = [], {}
+    for s, cap in zip(("train", "val", "test"), caps):
+        graphs = read_split(export, s)[:cap or None]
+        split[s] = np.arange(len(data_list), len(data_list) + len(graphs))
+        for g in graphs:
+            d = Data(x=torch.from_numpy(g["x"]).long(), edge_index=torch.from_numpy(g["edge_index"]).long(),
+                     edge_attr=torch.from_numpy(g["edge_attr"]).long(),
+                     y=torch.from_numpy(g["y"]).float().reshape(1, -1))
+            d.__num_nodes__ = g["num_nodes"]
+            data_list.append(d)
+    torch.save(InMemoryDataset.collate(data_list), os.path.join(folder, "processed", "geometric_data_processed.pt"))
+    with open(os.path.join(folder, "splits_random_stratified_peptide.pickle"), "wb") as f:
+        pickle.dump(split, f)
+    return meta, [len(split[s]) for s in ("train", "val", "test")]
+
+
+def stub_smiles2graph():
+    """The reference's Peptides module imports OGB's smiles2graph, which needs RDKit (not
+    staged here). The processed file exists, so it is never called: a stand-in that says
+    so if it ever were lets the module import."""
+    import ogb.utils
+
+    def smiles2graph(_):
+        raise RuntimeError("smiles2graph called: the processed Peptides file is missing")
+    ogb.utils.smiles2graph = smiles2graph
 
 
 class LineTap:
@@ -89,17 +146,25 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--export", required=True, help="a directory written by gexph data -export")
     ap.add_argument("--cfg", required=True, help="the reference's config, relative to its tree")
-    ap.add_argument("--name", default="PATTERN", help="GNNBenchmarkDataset name the config loads (PATTERN, CLUSTER)")
+    ap.add_argument("--name", default="PATTERN", help="GNNBenchmarkDataset name the config loads (PATTERN, CLUSTER, MNIST, CIFAR10)")
     ap.add_argument("--epochs", type=int, required=True)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--set", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
                     help="another config override (repeatable)")
+    ap.add_argument("--max-graphs", nargs=3, type=int, default=[0, 0, 0], metavar=("TRAIN", "VAL", "TEST"),
+                    help="Peptides-func: train on the first graphs of each split only (0: all), as gexph's "
+                         "max_train, max_val and max_test do")
     ap.add_argument("--json", help="also write the summary here")
     ap.add_argument("--keep", action="store_true", help="keep the temporary folder (log, results)")
     a = ap.parse_args()
     threads = int(os.environ.get("THREADS") or os.cpu_count())
     tmp = tempfile.mkdtemp(prefix="exphormer-ref-graph-")
-    meta, sizes = write_raw(a.export, os.path.join(tmp, "datasets", "GNNBenchmarkDataset", a.name, "raw", f"{a.name}_v2.pt"))
+    if read_meta(a.export)["name"] == "peptides-func":
+        meta, sizes = write_peptides(a.export, os.path.join(tmp, "datasets"), a.max_graphs)
+        stub_smiles2graph()
+    else:
+        meta, sizes = write_raw(a.export, os.path.join(tmp, "datasets", "GNNBenchmarkDataset", a.name, "raw",
+                                                    f"{a.name}_v2.pt"))
     log_path = os.path.join(tmp, "reference.log")
     real_out = sys.stdout
     state = {"last": None, "epochs": [], "stats": {}, "metric": None}
