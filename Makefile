@@ -105,7 +105,7 @@ CELL_TIMEOUT  ?= 900
 ## repl-symbols: regenerate the REPL's symbol tables (gonum mat and gexph's packages)
 ## with `yaegi extract`; rerun whenever an exported API of those packages changes.
 repl-symbols:
-	$(GO) build ./expander ./spectral ./data/... ./plots ./gexph ./suite
+	$(GO) build ./expander ./spectral ./data/... ./plots ./gexph/... ./suite
 	cd tools/repl/symbols && $(GO) generate .
 	$(GO) vet ./tools/repl/...
 

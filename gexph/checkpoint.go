@@ -276,3 +276,37 @@ func (ck *loadedCheckpoint) restore(store *model.Store) error {
 	}
 	return nil
 }
+
+// CopyWeightsFrom gives every variable of m the value of the variable of the same path in
+// src (as a host copy, so the two models may live on different backends), creating the
+// ones m lacks. Shapes must agree.
+func (m *Model) CopyWeightsFrom(src *Model) error {
+	for v := range src.store.IterVariables() {
+		if !v.HasValue() {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+		host, err := t.LocalClone()
+		if err != nil {
+			return fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+		w := m.store.GetVariable(v.Path())
+		if w == nil {
+			if w, err = m.store.CreateVariable(v.Path(), host); err != nil {
+				return fmt.Errorf("variable %s: %w", v.Path(), err)
+			}
+			w.SetTrainable(v.Trainable)
+			continue
+		}
+		if !w.Shape().Equal(host.Shape()) {
+			return fmt.Errorf("variable %s: shape %s against %s", v.Path(), w.Shape(), host.Shape())
+		}
+		if err := w.SetValue(host); err != nil {
+			return fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+	}
+	return nil
+}

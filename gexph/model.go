@@ -251,7 +251,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	}
 	padding := opts.Padding
 	if padding == "" {
-		padding = defaultPadding(m.backendName, spec.transductive)
+		padding = DefaultPadding(m.backendName, spec.transductive)
 	}
 	if cfg.BatchNodes > 0 {
 		if !spec.transductive {
@@ -309,12 +309,12 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	return m, nil
 }
 
-// defaultPadding is the batch padding of a backend. Every new input shape is compiled.
+// DefaultPadding is the batch padding of a backend. Every new input shape is compiled.
 // The pure-Go backend compiles a training graph in about 0.2 s, far less than padding to
 // a power of two costs (PATTERN's step: 1.3 s exact, 2.2 s padded), so it gets exact
 // shapes; XLA compiles for seconds, so batches of graphs are padded there. A
 // transductive graph has one shape.
-func defaultPadding(backend string, transductive bool) string {
+func DefaultPadding(backend string, transductive bool) string {
 	if kind, _, _ := strings.Cut(backend, ":"); !transductive && kind != DefaultBackend {
 		return "pow2"
 	}

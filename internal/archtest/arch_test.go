@@ -30,6 +30,7 @@ var allowed = map[string][]string{
 	"expander":             {"spectral"},
 	"layers":               {},
 	"gexph":                {"data", "expander", "spectral", "layers", "internal/atomicfile", "internal/dirlock", "internal/jsonfile", "internal/safetensors", "internal/sysinfo", "internal/tfevents"},
+	"gexph/compare":        {"gexph", "data"},
 	"plots":                {"data", "expander", "spectral", "internal/atomicfile"},
 	"suite":                {"gexph", "plots", "data", "layers", "expander", "spectral", "internal/atomicfile", "internal/jsonfile", "internal/sysinfo"},
 	"notebooks":            {},
