@@ -12,7 +12,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/tfevents"
@@ -430,24 +429,4 @@ func evaluateAndPredictTest(t *testing.T, ckpt string, ds *data.Dataset) (*EvalR
 		t.Fatal(err)
 	}
 	return ev, preds
-}
-
-// Where no terminal shows a bar, progress within an epoch comes as a plain line at most
-// every progressEvery, with the step, the rate, the running loss and the ETAs.
-func TestPlainProgressLinesAreRateLimited(t *testing.T) {
-	var out bytes.Buffer
-	p := newProgress(&out, MetricAccuracy, 10)
-	started := time.Now().Add(-2 * time.Second)
-	p.lastLine = time.Now().Add(-progressEvery - time.Second)
-	p.step(3, 4, 10, 0.5, started)
-	line := out.String()
-	for _, want := range []string{"epoch  3/10", "loss 0.5000", "step 4/10", "steps/s", "epoch ETA", "run ETA"} {
-		if !strings.Contains(line, want) {
-			t.Errorf("progress line %q lacks %q", line, want)
-		}
-	}
-	p.step(3, 5, 10, 0.5, started)
-	if out.String() != line {
-		t.Errorf("a second line within %v: %q", progressEvery, strings.TrimPrefix(out.String(), line))
-	}
 }
