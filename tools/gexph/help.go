@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gomlx/compute"
 )
 
@@ -106,7 +107,7 @@ type versionInfo struct {
 	GOEXPERIMENT string `json:"goexperiment"`
 	// Backends are the compute backends linked in (go; xla in an xla build).
 	Backends []string `json:"backends"`
-	// Warnings are the build's problems for speed (gexph.BuildWarnings).
+	// Warnings are the build's problems for speed (buildcheck.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
@@ -128,7 +129,7 @@ func buildVersion(bi *debug.BuildInfo) versionInfo {
 			v.GOEXPERIMENT = s.Value
 		}
 	}
-	v.Warnings = gexph.BuildWarnings(bi)
+	v.Warnings = buildcheck.Warnings(bi)
 	return v
 }
 

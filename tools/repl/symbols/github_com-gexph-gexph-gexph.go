@@ -18,7 +18,6 @@ func init() {
 		"AveragePrecision":         reflect.ValueOf(gexph.AveragePrecision),
 		"BestCheckpointFile":       reflect.ValueOf(constant.MakeFromLiteral("\"best.ckpt\"", token.STRING, 0)),
 		"Better":                   reflect.ValueOf(gexph.Better),
-		"BuildWarnings":            reflect.ValueOf(gexph.BuildWarnings),
 		"CSVLogFile":               reflect.ValueOf(constant.MakeFromLiteral("\"log.csv\"", token.STRING, 0)),
 		"CheckMemory":              reflect.ValueOf(gexph.CheckMemory),
 		"ConfigChanges":            reflect.ValueOf(gexph.ConfigChanges),
