@@ -626,7 +626,7 @@ func openOutDir(opts TrainOptions) (*runDir, error) {
 func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions, rd *runDir, start time.Time) (res *Result, err error) {
 	if rd != nil {
 		defer func() {
-			if cerr := rd.close(); cerr != nil {
+			if cerr := rd.Close(); cerr != nil {
 				err = errors.Join(err, fmt.Errorf("train: %w", cerr))
 			}
 		}()
@@ -687,9 +687,9 @@ func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
 	switch {
 	case rd == nil:
 	case len(replaced) > 0:
-		return rd.replace(replaced)
+		return rd.Replace(replaced)
 	case ck != nil:
-		if err := os.Remove(rd.path(ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(rd.Path(ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -763,7 +763,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		}
 		ie := &InterruptedError{Epoch: epoch, OutDir: opts.OutDir, Err: ctx.Err()}
 		if rd != nil {
-			ie.Saved, ie.Restored = info.Epoch, rd.replaced
+			ie.Saved, ie.Restored = info.Epoch, rd.Replaced()
 		}
 		return fmt.Errorf("train: %w", ie)
 	}
@@ -806,7 +806,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 	finish()
 	prog.Printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
 	if rd != nil {
-		if err := jsonfile.Write(rd.path(ResultFile), res); err != nil {
+		if err := jsonfile.Write(rd.Path(ResultFile), res); err != nil {
 			return res, fmt.Errorf("train: %w", err)
 		}
 	}
@@ -886,14 +886,14 @@ func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
 	// before, and a resumed run repeats this epoch (the same seed gives the same epoch)
 	// and writes both again.
 	if st.Best {
-		if err := saveCheckpoint(rd.path(BestCheckpointFile), info, m.store); err != nil {
+		if err := saveCheckpoint(rd.Path(BestCheckpointFile), info, m.store); err != nil {
 			return err
 		}
 	}
-	if err := saveCheckpoint(rd.path(LastCheckpointFile), info, m.store); err != nil {
+	if err := saveCheckpoint(rd.Path(LastCheckpointFile), info, m.store); err != nil {
 		return err
 	}
-	return rd.commit()
+	return rd.Commit()
 }
 
 // divergedRun ends a run whose loss diverged in epoch st (whose progress line the caller
@@ -949,7 +949,7 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 	if err != nil {
 		err = fmt.Errorf("train: %w", err)
 		if rd != nil {
-			if cerr := rd.close(); cerr != nil {
+			if cerr := rd.Close(); cerr != nil {
 				err = errors.Join(err, fmt.Errorf("train: %w", cerr))
 			}
 		}
