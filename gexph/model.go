@@ -468,14 +468,7 @@ func (m *Model) needEdgeStates() bool {
 }
 
 // gpsConfig returns the layers package's GPS configuration.
-func (m *Model) gpsConfig() layers.GPSConfig {
-	return layers.GPSConfig{
-		Local: m.cfg.MPNN, Global: m.cfg.Attention, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
-		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
-		RecomputeGathers: !m.cfg.KeepGathers, ReferenceAttention: m.cfg.ReferenceAttention,
-		NormalizeValues: m.cfg.NormalizeValues,
-	}
-}
+func (m *Model) gpsConfig() layers.GPSConfig { return m.cfg.gpsConfig() }
 
 // modelGraph builds the model: encoders, virtual nodes, GPS layers and the head.
 // It returns the outputs [rows, outDim].
