@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph/metrics"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/internal/progress"
 	"github.com/gexph/gexph/internal/sysinfo"
@@ -352,15 +353,15 @@ func (c *collector) loss() float64 {
 func (c *collector) metric(name string) (float64, error) {
 	switch name {
 	case MetricAccuracy:
-		return Accuracy(c.pred, c.label)
+		return metrics.Accuracy(c.pred, c.label)
 	case MetricWeightedAccuracy:
-		return WeightedAccuracy(c.pred, c.label)
+		return metrics.WeightedAccuracy(c.pred, c.label)
 	case MetricMacroF1:
-		return MacroF1(c.pred, c.label)
+		return metrics.MacroF1(c.pred, c.label)
 	case MetricAP:
-		return AveragePrecision(c.score, c.target, c.m.spec.outDim)
+		return metrics.AveragePrecision(c.score, c.target, c.m.spec.outDim)
 	case MetricMAE:
-		return MAE(c.score, c.target)
+		return metrics.MAE(c.score, c.target)
 	}
 	return 0, fmt.Errorf("metric %q is not supported for training", name)
 }

@@ -12,10 +12,8 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/gexph/gexph"] = map[string]reflect.Value{
 		// function, constant and variable definitions
-		"Accuracy":                 reflect.ValueOf(gexph.Accuracy),
 		"Aggregate":                reflect.ValueOf(gexph.Aggregate),
 		"AggregateFile":            reflect.ValueOf(constant.MakeFromLiteral("\"aggregate.json\"", token.STRING, 0)),
-		"AveragePrecision":         reflect.ValueOf(gexph.AveragePrecision),
 		"BestCheckpointFile":       reflect.ValueOf(constant.MakeFromLiteral("\"best.ckpt\"", token.STRING, 0)),
 		"Better":                   reflect.ValueOf(gexph.Better),
 		"CSVLogFile":               reflect.ValueOf(constant.MakeFromLiteral("\"log.csv\"", token.STRING, 0)),
@@ -45,8 +43,6 @@ func init() {
 		"LossL1":                   reflect.ValueOf(constant.MakeFromLiteral("\"l1\"", token.STRING, 0)),
 		"LossMSE":                  reflect.ValueOf(constant.MakeFromLiteral("\"mse\"", token.STRING, 0)),
 		"LossWeightedCrossEntropy": reflect.ValueOf(constant.MakeFromLiteral("\"weighted-cross-entropy\"", token.STRING, 0)),
-		"MAE":                      reflect.ValueOf(gexph.MAE),
-		"MacroF1":                  reflect.ValueOf(gexph.MacroF1),
 		"MaxConfigBytes":           reflect.ValueOf(constant.MakeFromLiteral("16777216", token.INT, 0)),
 		"MetricAP":                 reflect.ValueOf(constant.MakeFromLiteral("\"ap\"", token.STRING, 0)),
 		"MetricAccuracy":           reflect.ValueOf(constant.MakeFromLiteral("\"accuracy\"", token.STRING, 0)),
@@ -81,7 +77,6 @@ func init() {
 		"VerifyRunDir":             reflect.ValueOf(gexph.VerifyRunDir),
 		"Version":                  reflect.ValueOf(gexph.Version),
 		"WarmupEpochs":             reflect.ValueOf(gexph.WarmupEpochs),
-		"WeightedAccuracy":         reflect.ValueOf(gexph.WeightedAccuracy),
 		"WriteAggregate":           reflect.ValueOf(gexph.WriteAggregate),
 
 		// type definitions
