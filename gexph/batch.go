@@ -439,15 +439,15 @@ func (m *Model) addPE(b *Batch, ds *data.Dataset, in *Inputs[Array]) error {
 		val, mask = make([]float32, np*k), make([]float32, np*k)
 	}
 	for i, gi := range b.Graphs {
-		pe, err := m.pe.get(ds, gi)
+		pe, err := m.pe.Get(ds, gi)
 		if err != nil {
 			return err
 		}
 		at := b.NodeOffset[i] * k
-		copy(vec[at:], pe.vec)
+		copy(vec[at:], pe.Vec)
 		if mask != nil {
-			copy(val[at:], pe.val)
-			copy(mask[at:], pe.mask)
+			copy(val[at:], pe.Val)
+			copy(mask[at:], pe.Mask)
 		}
 	}
 	switch m.cfg.PE {

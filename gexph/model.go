@@ -9,6 +9,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/gexph/posenc"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/compute"
@@ -181,7 +182,7 @@ type Model struct {
 	numVirtual  int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
-	pe      *peCache
+	pe      *posenc.Cache
 	store   *model.Store
 	// presence records which input fields the model's batches carry (set by the first
 	// batch; later batches must match).
@@ -284,7 +285,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 		return nil, err
 	}
 	if cfg.PE != PENone {
-		m.pe = newPECache(cfg.PE, cfg.PESize)
+		m.pe = posenc.NewCache(cfg.PE == PERWSE, cfg.PESize)
 	}
 	m.store = model.NewStore()
 	if err := m.store.SetRNGStateFromSeed(int64(cfg.Seed)); err != nil {

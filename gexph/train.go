@@ -724,7 +724,7 @@ func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts Tra
 	if m.pe != nil && !m.spec.transductive {
 		all := append(append(append([]int(nil), ds.Split.Train...), ds.Split.Val...), ds.Split.Test...)
 		prog.Phase("positional encodings of %d graphs", len(all))
-		if err := m.pe.precompute(ds, all, numWorkers()); err != nil {
+		if err := m.pe.Precompute(ds, all, numWorkers()); err != nil {
 			m.Close()
 			return nil, err
 		}
