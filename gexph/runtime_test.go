@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gexph/gexph/internal/sysinfo"
 )
 
@@ -52,5 +53,17 @@ func TestTrainPreparesTheRuntimeItself(t *testing.T) {
 	want := fmt.Sprintf("GOGC before Train 100, after %d\n", sysinfo.DefaultGCPercent)
 	if string(out) != want {
 		t.Errorf("child printed %q, want %q", out, want)
+	}
+}
+
+// The gexph test binary links compute as every program of this module does: patched
+// (go.mod's replace) and with GOEXPERIMENT=simd, so buildcheck finds nothing to warn of.
+func TestThisTestBinaryLinksThePatchedComputeWithSIMD(t *testing.T) {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		t.Skip("no build information")
+	}
+	if w := buildcheck.Warnings(bi); len(w) != 0 {
+		t.Errorf("the module's own build (go.mod's replace, GOEXPERIMENT=simd): got warnings %q", w)
 	}
 }

@@ -65,13 +65,3 @@ func TestBuildWarningsNameAMissingSIMDExperiment(t *testing.T) {
 		t.Errorf("unpatched and without simd: got %d warnings %q, want 2", len(w), w)
 	}
 }
-
-func TestThisTestBinaryLinksThePatchedComputeWithSIMD(t *testing.T) {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		t.Skip("no build information")
-	}
-	if w := Warnings(bi); len(w) != 0 {
-		t.Errorf("the module's own build (go.mod's replace, GOEXPERIMENT=simd): got warnings %q", w)
-	}
-}
