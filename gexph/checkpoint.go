@@ -310,3 +310,31 @@ func (m *Model) CopyWeightsFrom(src *Model) error {
 	}
 	return nil
 }
+
+// CheckpointVariable is one variable of a checkpoint: its path in the model
+// ("/layer_0/attention/…"), its GoMLX dtype name and dimensions, whether it is trained,
+// and its raw bytes (little-endian, row-major).
+type CheckpointVariable struct {
+	Path, DType string
+	Dims        []int
+	Trainable   bool
+	Data        []byte
+}
+
+// ReadCheckpointVariables returns the metadata and every variable of the checkpoint at
+// path — the model's, the optimizer's and the random-number state's — checking the
+// file's integrity.
+func ReadCheckpointVariables(path string) (CheckpointInfo, []CheckpointVariable, error) {
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return CheckpointInfo{}, nil, err
+	}
+	vars := make([]CheckpointVariable, len(ck.vars))
+	for i, v := range ck.vars {
+		vars[i] = CheckpointVariable{Path: v.Path, DType: v.DType, Dims: v.Dimensions, Trainable: v.Trainable}
+		if err := ck.values[i].ConstBytes(func(b []byte) { vars[i].Data = append([]byte(nil), b...) }); err != nil {
+			return CheckpointInfo{}, nil, fmt.Errorf("%s: variable %s: %w", path, v.Path, err)
+		}
+	}
+	return ck.info, vars, nil
+}

@@ -58,7 +58,8 @@
 //
 // Beside it: gexph/metrics (the metrics, on the host), gexph/posenc (positional
 // encodings of a data set's graphs), gexph/compare (one model on two backends, tensor
-// by tensor: `gexph compare`) and gexph/buildcheck. The reproduction suites of the
+// by tensor: `gexph compare`), gexph/torchexport (weights and a batch for a PyTorch
+// port: `gexph export`) and gexph/buildcheck. The reproduction suites of the
 // paper's experiments and the results report live in package suite, which builds on
 // this one.
 package gexph

@@ -1,7 +1,6 @@
 package gexph
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -314,67 +313,6 @@ func TestPredictAgreesWithEvaluate(t *testing.T) {
 	}
 	if got := float64(right) / float64(len(preds)); math.Abs(got-ev.Test.Metric) > 1e-9 {
 		t.Errorf("accuracy of the predictions %v, Evaluate's test metric %v", got, ev.Test.Metric)
-	}
-}
-
-// The safetensors file holds the model's tensors (not the optimizer's), each with the
-// checkpoint's bytes, at 8-byte aligned offsets after its JSON header.
-func TestExportSafetensorsHoldsTheWeights(t *testing.T) {
-	ds := tinyNodeDataset(6, 3)
-	cfg := tinyConfig()
-	cfg.Epochs = 1
-	dir := t.TempDir()
-	train(t, cfg, ds, TrainOptions{OutDir: dir})
-	out := filepath.Join(dir, "w.safetensors")
-	n, err := ExportSafetensors(filepath.Join(dir, BestCheckpointFile), out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hlen := binary.LittleEndian.Uint64(raw)
-	if hlen%8 != 0 || !bytes.Contains(raw[8:8+hlen], []byte(`"__metadata__"`)) {
-		t.Fatalf("header of %d bytes: %s", hlen, raw[8:8+hlen])
-	}
-	var header map[string]json.RawMessage
-	if err := json.Unmarshal(raw[8:8+hlen], &header); err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string][]float32{}
-	for path, vals := range checkpointFloats(t, filepath.Join(dir, BestCheckpointFile)) {
-		byName[strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", ".")] = vals
-	}
-	data := raw[8+hlen:]
-	tensors := 0
-	for name, entry := range header {
-		if name == "__metadata__" {
-			continue
-		}
-		tensors++
-		if strings.HasPrefix(name, "AdamOptimizer") || strings.Contains(name, "rngState") {
-			t.Errorf("%s: optimizer or random state exported", name)
-		}
-		var e struct {
-			DType   string   `json:"dtype"`
-			Offsets [2]int64 `json:"data_offsets"`
-		}
-		if err := json.Unmarshal(entry, &e); err != nil {
-			t.Fatal(err)
-		}
-		want, ok := byName[name]
-		if !ok || e.DType != "F32" || e.Offsets[1]-e.Offsets[0] != int64(4*len(want)) {
-			t.Fatalf("%s: %+v, want F32 holding the checkpoint's %d values", name, e, len(want))
-		}
-		for k, w := range want {
-			if got := math.Float32frombits(binary.LittleEndian.Uint32(data[e.Offsets[0]+int64(4*k):])); got != w {
-				t.Fatalf("%s[%d] = %v, the checkpoint holds %v", name, k, got, w)
-			}
-		}
-	}
-	if tensors != n || n == 0 {
-		t.Errorf("%d tensors in the header, %d reported", tensors, n)
 	}
 }
 
