@@ -8,8 +8,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 
+	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gexph/gexph/internal/logfile"
 	"github.com/gexph/gexph/internal/tfevents"
 )
@@ -33,36 +33,6 @@ type LogHeader struct {
 // CSVLogFile is the per-epoch log as CSV, one row per epoch under a header row.
 const CSVLogFile = "log.csv"
 
-// Version returns the toolkit's version as the build recorded it: the module version
-// (or "devel") and, where the build kept them, the commit and "+dirty" for a build of a
-// modified tree.
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev != "" {
-		v += " " + rev[:min(12, len(rev))]
-		if dirty {
-			v += "+dirty"
-		}
-	}
-	return v
-}
-
 // runLogs are the per-epoch logs of a run: log.jsonl and log.csv in the output
 // directory, appended one line per finished epoch, and a TensorBoard event file.
 type runLogs struct {
@@ -77,7 +47,7 @@ type runLogs struct {
 func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset string) (*runLogs, error) {
 	l := &runLogs{}
 	if opts.OutDir != "" {
-		hdr := LogHeader{Dataset: dataset, DatasetFingerprint: info.DatasetFingerprint, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: Version(), Config: cfg}
+		hdr := LogHeader{Dataset: dataset, DatasetFingerprint: info.DatasetFingerprint, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: buildcheck.Version(), Config: cfg}
 		var js, cs bytes.Buffer
 		if err := json.NewEncoder(&js).Encode(hdr); err != nil {
 			return nil, err

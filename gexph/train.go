@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gexph/gexph/gexph/metrics"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/internal/progress"
@@ -737,7 +738,7 @@ func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts Tra
 func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOptions, rd *runDir, info *CheckpointInfo, prog *progress.Progress, start time.Time) (*Result, error) {
 	cfg := m.cfg
 	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(),
-		Seed: cfg.Seed, Version: Version(), Config: cfg}
+		Seed: cfg.Seed, Version: buildcheck.Version(), Config: cfg}
 	if w := WarmupEpochs(cfg); w != cfg.WarmupEpochs {
 		prog.Printf("warm-up shortened from %d to %d epochs for a run of %d epochs", cfg.WarmupEpochs, w, cfg.Epochs)
 	}

@@ -1,7 +1,8 @@
-// Package buildcheck reads a program's build information for what makes gexph's pure-Go
-// backend slow: the compute module linked without gexph's patches, or a build without
-// GOEXPERIMENT=simd. gexph.SetupRuntime prints its findings; the gexph command's
-// version output lists them.
+// Package buildcheck reads a program's build information: the toolkit's version
+// (Version, which run logs record) and what makes gexph's pure-Go backend slow
+// (Warnings: the compute module linked without gexph's patches, or a build without
+// GOEXPERIMENT=simd). gexph.SetupRuntime prints the warnings; the gexph command's
+// version output lists both.
 package buildcheck
 
 import (
@@ -91,4 +92,34 @@ func computeReplaceLine(self *debug.Module) string {
 	}
 	return fmt.Sprintf("replace %s => /path/to/gexph/third_party/compute\n"+
 		"where /path/to/gexph is a checkout of gexph %s (git clone https://%s /path/to/gexph)", computeModule, version, gexphModule)
+}
+
+// Version returns the toolkit's version as the build recorded it: the module version
+// (or "devel") and, where the build kept them, the commit and "+dirty" for a build of a
+// modified tree.
+func Version() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := bi.Main.Version
+	if v == "" || v == "(devel)" {
+		v = "devel"
+	}
+	rev, dirty := "", false
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			dirty = s.Value == "true"
+		}
+	}
+	if rev != "" {
+		v += " " + rev[:min(12, len(rev))]
+		if dirty {
+			v += "+dirty"
+		}
+	}
+	return v
 }

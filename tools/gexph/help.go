@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gomlx/compute"
 )
@@ -95,7 +94,7 @@ func writeExamples(w io.Writer, name string) {
 
 // versionInfo is what `gexph version` reports.
 type versionInfo struct {
-	// Version is the module version and commit (gexph.Version).
+	// Version is the module version and commit (buildcheck.Version).
 	Version string `json:"version"`
 	// Commit and CommitTime are the build's VCS revision and its time; Modified tells a
 	// build of a modified tree.
@@ -113,7 +112,7 @@ type versionInfo struct {
 
 // buildVersion collects the versionInfo of the build bi (nil: no build information).
 func buildVersion(bi *debug.BuildInfo) versionInfo {
-	v := versionInfo{Version: gexph.Version(), GoVersion: runtime.Version(), Backends: compute.List()}
+	v := versionInfo{Version: buildcheck.Version(), GoVersion: runtime.Version(), Backends: compute.List()}
 	if bi == nil {
 		return v
 	}

@@ -10,6 +10,7 @@ import (
 func init() {
 	Symbols["github.com/gexph/gexph/gexph/buildcheck/buildcheck"] = map[string]reflect.Value{
 		// function, constant and variable definitions
+		"Version":  reflect.ValueOf(buildcheck.Version),
 		"Warnings": reflect.ValueOf(buildcheck.Warnings),
 	}
 }

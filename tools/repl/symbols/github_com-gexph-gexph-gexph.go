@@ -75,7 +75,6 @@ func init() {
 		"Train":                    reflect.ValueOf(gexph.Train),
 		"TrainFromSpec":            reflect.ValueOf(gexph.TrainFromSpec),
 		"VerifyRunDir":             reflect.ValueOf(gexph.VerifyRunDir),
-		"Version":                  reflect.ValueOf(gexph.Version),
 		"WarmupEpochs":             reflect.ValueOf(gexph.WarmupEpochs),
 		"WriteAggregate":           reflect.ValueOf(gexph.WriteAggregate),
 
