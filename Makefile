@@ -12,7 +12,7 @@ GOBIN_DIR := $(shell $(GO) env GOPATH 2>/dev/null)/bin
 BUILD     := build
 GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
-RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./spectral/... ./expander/... ./data/... ./plots/...
+RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./internal/rundir ./internal/logfile ./internal/progress ./gexph/metrics ./gexph/posenc ./gexph/buildcheck ./spectral/... ./expander/... ./data/... ./plots/...
 
 .PHONY: all build demo test test-short vet bench fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
@@ -105,7 +105,7 @@ CELL_TIMEOUT  ?= 900
 ## repl-symbols: regenerate the REPL's symbol tables (gonum mat and gexph's packages)
 ## with `yaegi extract`; rerun whenever an exported API of those packages changes.
 repl-symbols:
-	$(GO) build ./expander ./spectral ./data/... ./plots ./gexph ./suite
+	$(GO) build ./expander ./spectral ./data/... ./plots ./gexph/... ./suite
 	cd tools/repl/symbols && $(GO) generate .
 	$(GO) vet ./tools/repl/...
 

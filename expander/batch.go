@@ -18,7 +18,7 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("expander: empty batch")
 	}
-	h, err := batchLayout(graphs, opts)
+	h, err := Layout(graphs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -36,9 +36,12 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 	return h, nil
 }
 
-// batchLayout checks the graphs and lays out the batch's nodes: each graph's real
-// nodes in order, then every graph's virtual nodes.
-func batchLayout(graphs []InputGraph, opts InteractionOptions) (*Interaction, error) {
+// Layout checks the graphs and lays out the batch's nodes as BuildBatch does, without
+// drawing any edge: each graph's real nodes in order (graph g's from NodeOffset[g], its
+// input edges from EdgeOffset[g]), then every graph's virtual nodes (VirtualNodes per
+// graph with Global). It is the one layout of a batch: a batch whose attention does
+// not run over H reads its offsets from it too.
+func Layout(graphs []InputGraph, opts InteractionOptions) (*Interaction, error) {
 	k := 0
 	if opts.Global {
 		k = opts.VirtualNodes

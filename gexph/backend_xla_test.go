@@ -1,6 +1,6 @@
 //go:build xla
 
-package gexph
+package gexph_test
 
 import (
 	"context"
@@ -8,6 +8,8 @@ import (
 	"testing"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/gexph/compare"
 	"github.com/gexph/gexph/layers"
 )
 
@@ -21,7 +23,7 @@ func xlaUnderTest(t *testing.T) string {
 	if spec == "" {
 		spec = "xla:cpu"
 	}
-	b, err := NewBackend(spec)
+	b, err := gexph.NewBackend(spec)
 	if err != nil {
 		if os.Getenv("GEXPH_XLA_REQUIRED") != "" {
 			t.Fatalf("XLA backend %q: %v", spec, err)
@@ -33,7 +35,7 @@ func xlaUnderTest(t *testing.T) string {
 }
 
 func TestXLABackendMissingPlugin(t *testing.T) {
-	if _, err := NewBackend("xla:/nonexistent/pjrt_plugin.so"); err == nil {
+	if _, err := gexph.NewBackend("xla:/nonexistent/pjrt_plugin.so"); err == nil {
 		t.Error("a missing PJRT plugin gave no error")
 	}
 }
@@ -42,9 +44,9 @@ func TestXLABackendMissingPlugin(t *testing.T) {
 // run completes, and the result names the backend.
 func TestXLATrainsWhenAvailable(t *testing.T) {
 	spec := xlaUnderTest(t)
-	cfg := tinyConfig()
+	cfg := gexph.TinyConfig()
 	cfg.Epochs = 2
-	res, err := Train(context.Background(), cfg, tinyNodeDataset(8, 1), TrainOptions{Backend: spec})
+	res, err := gexph.Train(context.Background(), cfg, gexph.TinyNodeDataset(8, 1), gexph.TrainOptions{Backend: spec})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,20 +63,20 @@ func TestXLAMatchesGoBackend(t *testing.T) {
 	for _, tc := range []struct {
 		name string
 		ds   *data.Dataset
-		edit func(c *Config)
+		edit func(c *gexph.Config)
 	}{
-		{"node-gatedgcn", tinyNodeDataset(8, 3), func(c *Config) {}},
-		{"graph-categorical-edges", categoricalEdges(tinyGraphDataset(data.GraphClassification, 8, 3), 3), func(c *Config) {}},
-		{"graph-mean-eslappe", tinyGraphDataset(data.GraphRegression, 8, 3), func(c *Config) {
-			c.Pooling, c.PE, c.PESize, c.Metric = layers.PoolMean, PEESLap, 4, MetricMAE
+		{"node-gatedgcn", gexph.TinyNodeDataset(8, 3), func(c *gexph.Config) {}},
+		{"graph-categorical-edges", gexph.CategoricalEdges(gexph.TinyGraphDataset(data.GraphClassification, 8, 3), 3), func(c *gexph.Config) {}},
+		{"graph-mean-eslappe", gexph.TinyGraphDataset(data.GraphRegression, 8, 3), func(c *gexph.Config) {
+			c.Pooling, c.PE, c.PESize, c.Metric = layers.PoolMean, gexph.PEESLap, 4, gexph.MetricMAE
 		}},
-		{"transductive", tinyTransductiveDataset(5), func(c *Config) {}},
+		{"transductive", gexph.TinyTransductiveDataset(5), func(c *gexph.Config) {}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			cfg := tinyConfig()
+			cfg := gexph.TinyConfig()
 			cfg.Layers = 2
 			tc.edit(&cfg)
-			res, err := CompareBackends(cfg, tc.ds, CompareOptions{Backend: spec})
+			res, err := compare.Backends(cfg, tc.ds, compare.Options{Backend: spec})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -93,7 +95,7 @@ func TestXLAMatchesGoOnPATTERN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full PATTERN batch: skipped with -short")
 	}
-	cfg, err := Preset("pattern")
+	cfg, err := gexph.Preset("pattern")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +103,7 @@ func TestXLAMatchesGoOnPATTERN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := CompareBackends(cfg, ds, CompareOptions{Backend: spec})
+	res, err := compare.Backends(cfg, ds, compare.Options{Backend: spec})
 	if err != nil {
 		t.Fatal(err)
 	}

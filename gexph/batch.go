@@ -152,7 +152,8 @@ type Batch struct {
 	NumNodes, NumGraphs, NumEdges, NumInteraction int
 	// Padded counts (equal to the real ones without padding).
 	PadNodes, PadGraphs, PadEdges, PadInteraction int
-	// NodeOffset[i] is the first node of the batch's graph i (NumGraphs+1 entries).
+	// NodeOffset[i] is the first node of the batch's graph i (NumGraphs+1 entries), as
+	// expander.Layout lays the batch out.
 	NodeOffset []int
 	// Rows is the number of real output rows (nodes for node tasks, graphs otherwise);
 	// Labels (classes) or Targets (Rows × outputs) describe them, and Weights (padded
@@ -275,15 +276,19 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 		}
 		g := &ds.Graphs[gi]
 		inputs[i] = expander.InputGraph{NumNodes: g.NumNodes, Src: g.Src, Dst: g.Dst, Seed: uint64(gi)}
-		b.NumNodes += g.NumNodes
-		b.NumEdges += len(g.Src)
-		b.NodeOffset[i+1] = b.NumNodes
 	}
+	layout, err := expander.Layout(inputs, expander.InteractionOptions{})
+	if err != nil {
+		return nil, fmt.Errorf("batch: %w", err)
+	}
+	for i, off := range layout.NodeOffset {
+		b.NodeOffset[i] = int(off)
+	}
+	b.NumNodes, b.NumEdges = layout.NumReal, int(layout.EdgeOffset[len(graphs)])
 	if m.cfg.Attention.Layout() != layers.OverInteractionGraph {
 		h = nil
 	} else {
 		if h == nil {
-			var err error
 			if h, err = expander.BuildBatch(inputs, m.interaction); err != nil {
 				return nil, fmt.Errorf("batch: interaction graph: %w", err)
 			}
@@ -434,15 +439,15 @@ func (m *Model) addPE(b *Batch, ds *data.Dataset, in *Inputs[Array]) error {
 		val, mask = make([]float32, np*k), make([]float32, np*k)
 	}
 	for i, gi := range b.Graphs {
-		pe, err := m.pe.get(ds, gi)
+		pe, err := m.pe.Get(ds, gi)
 		if err != nil {
 			return err
 		}
 		at := b.NodeOffset[i] * k
-		copy(vec[at:], pe.vec)
+		copy(vec[at:], pe.Vec)
 		if mask != nil {
-			copy(val[at:], pe.val)
-			copy(mask[at:], pe.mask)
+			copy(val[at:], pe.Val)
+			copy(mask[at:], pe.Mask)
 		}
 	}
 	switch m.cfg.PE {

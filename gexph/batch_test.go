@@ -166,11 +166,11 @@ func relDiff(a, b []float32) float64 {
 // gradients returns the gradient of the training loss on b for every trainable variable.
 func gradients(t *testing.T, m *Model, b *Batch) map[string][]float32 {
 	t.Helper()
-	p, err := m.lossGradients(b)
+	p, err := m.LossGradients(b)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.grads
+	return p.ByName
 }
 
 // TestPaddingDoesNotChangeResults compares a padded and an unpadded model with the same

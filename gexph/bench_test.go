@@ -29,7 +29,7 @@ func BenchmarkBuildBatchPATTERN(b *testing.B) {
 		b.Fatal(err)
 	}
 	graphs := ds.Split.Train[:cfg.BatchSize]
-	if err := m.pe.precompute(ds, graphs, 1); err != nil {
+	if err := m.pe.Precompute(ds, graphs, 1); err != nil {
 		b.Fatal(err)
 	}
 	b.ResetTimer()

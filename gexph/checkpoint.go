@@ -276,3 +276,65 @@ func (ck *loadedCheckpoint) restore(store *model.Store) error {
 	}
 	return nil
 }
+
+// CopyWeightsFrom gives every variable of m the value of the variable of the same path in
+// src (as a host copy, so the two models may live on different backends), creating the
+// ones m lacks. Shapes must agree.
+func (m *Model) CopyWeightsFrom(src *Model) error {
+	for v := range src.store.IterVariables() {
+		if !v.HasValue() {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+		host, err := t.LocalClone()
+		if err != nil {
+			return fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+		w := m.store.GetVariable(v.Path())
+		if w == nil {
+			if w, err = m.store.CreateVariable(v.Path(), host); err != nil {
+				return fmt.Errorf("variable %s: %w", v.Path(), err)
+			}
+			w.SetTrainable(v.Trainable)
+			continue
+		}
+		if !w.Shape().Equal(host.Shape()) {
+			return fmt.Errorf("variable %s: shape %s against %s", v.Path(), w.Shape(), host.Shape())
+		}
+		if err := w.SetValue(host); err != nil {
+			return fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+	}
+	return nil
+}
+
+// CheckpointVariable is one variable of a checkpoint: its path in the model
+// ("/layer_0/attention/…"), its GoMLX dtype name and dimensions, whether it is trained,
+// and its raw bytes (little-endian, row-major).
+type CheckpointVariable struct {
+	Path, DType string
+	Dims        []int
+	Trainable   bool
+	Data        []byte
+}
+
+// ReadCheckpointVariables returns the metadata and every variable of the checkpoint at
+// path — the model's, the optimizer's and the random-number state's — checking the
+// file's integrity.
+func ReadCheckpointVariables(path string) (CheckpointInfo, []CheckpointVariable, error) {
+	ck, err := readCheckpoint(path)
+	if err != nil {
+		return CheckpointInfo{}, nil, err
+	}
+	vars := make([]CheckpointVariable, len(ck.vars))
+	for i, v := range ck.vars {
+		vars[i] = CheckpointVariable{Path: v.Path, DType: v.DType, Dims: v.Dimensions, Trainable: v.Trainable}
+		if err := ck.values[i].ConstBytes(func(b []byte) { vars[i].Data = append([]byte(nil), b...) }); err != nil {
+			return CheckpointInfo{}, nil, fmt.Errorf("%s: variable %s: %w", path, v.Path, err)
+		}
+	}
+	return ck.info, vars, nil
+}

@@ -215,7 +215,7 @@ type Config struct {
 // Validate checks every field and returns an error naming the first bad one; an unknown
 // option lists the valid choices.
 func (c *Config) Validate() error {
-	for _, check := range []func() error{c.validateChoices, c.validateCounts, c.validateRates, c.validateStructure, c.validateSampling} {
+	for _, check := range []func() error{c.validateChoices, c.validateGPS, c.validateCounts, c.validateRates, c.validateStructure, c.validateSampling} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -223,7 +223,40 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// validateChoices checks the string-valued fields against their choices.
+// gpsFields are the config keys of the GPS layer's fields (layers.GPSConfig), which the
+// layers package checks (validateGPS).
+var gpsFields = map[string]string{
+	"Local": "mpnn", "Global": "attention", "Norm": "norm", "Heads": "heads",
+	"Dropout": "dropout", "AttentionDropout": "attn_dropout",
+}
+
+// gpsConfig is the configuration of the model's GPS layers.
+func (c Config) gpsConfig() layers.GPSConfig {
+	return layers.GPSConfig{
+		Local: c.MPNN, Global: c.Attention, Norm: c.Norm, Heads: c.Heads,
+		Dropout: c.Dropout, AttentionDropout: c.AttnDropout, PerformerSeed: c.Seed,
+		RecomputeGathers: !c.KeepGathers, ReferenceAttention: c.ReferenceAttention,
+		NormalizeValues: c.NormalizeValues,
+	}
+}
+
+// validateGPS checks the GPS layer's fields by the layers package's own checks, naming
+// them by their config keys.
+func (c *Config) validateGPS() error {
+	err := c.gpsConfig().Validate()
+	var fe *layers.FieldError
+	if errors.As(err, &fe) {
+		name := gpsFields[fe.Field]
+		if name == "" {
+			name = fe.Field
+		}
+		return fmt.Errorf("config: %s: %s", name, fe.Reason)
+	}
+	return err
+}
+
+// validateChoices checks gexph's string-valued fields against their choices (the GPS
+// layer's are validateGPS's).
 func (c *Config) validateChoices() error {
 	type choice struct {
 		field, value string
@@ -231,10 +264,7 @@ func (c *Config) validateChoices() error {
 	}
 	for _, ch := range []choice{
 		{"pe", c.PE, peKinds},
-		{"mpnn", string(c.MPNN), names(layers.LocalModels())},
-		{"attention", string(c.Attention), names(layers.GlobalModels())},
 		{"expander_algorithm", c.ExpanderAlgorithm.String(), stringsOf(expander.Algorithms())},
-		{"norm", string(c.Norm), names(layers.Norms())},
 		{"pooling", string(c.Pooling), names(layers.Poolings())},
 		{"metric", c.Metric, metricNames},
 		{"loss", c.Loss, lossNames},
@@ -278,18 +308,11 @@ func (c *Config) validateCounts() error {
 	return nil
 }
 
-// validateRates checks the real-valued fields and hidden_dim's split into heads.
+// validateRates checks gexph's real-valued fields (the dropout rates are the GPS
+// layer's: validateGPS) and hidden_dim's split into heads.
 func (c *Config) validateRates() error {
 	if c.HiddenDim%c.Heads != 0 {
 		return fmt.Errorf("config: heads = %d does not divide hidden_dim = %d", c.Heads, c.HiddenDim)
-	}
-	for _, p := range []struct {
-		field string
-		value float64
-	}{{"dropout", c.Dropout}, {"attn_dropout", c.AttnDropout}} {
-		if !(p.value >= 0 && p.value < 1) {
-			return fmt.Errorf("config: %s = %v, want in [0, 1)", p.field, p.value)
-		}
 	}
 	if !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0) {
 		return fmt.Errorf("config: lr = %v, want a finite value > 0", c.LearningRate)

@@ -54,8 +54,12 @@
 // no side effects; Train, NewModel and Evaluate prepare the process's runtime on their
 // first call (SetupRuntime, which programs may call first thing themselves) and warn
 // once on standard error about a build that makes the pure-Go backend slow
-// (BuildWarnings).
+// (package gexph/buildcheck).
 //
-// The reproduction suites of the paper's experiments and the results report live in
-// package suite, which builds on this one.
+// Beside it: gexph/metrics (the metrics, on the host), gexph/posenc (positional
+// encodings of a data set's graphs), gexph/compare (one model on two backends, tensor
+// by tensor: `gexph compare`), gexph/torchexport (weights and a batch for a PyTorch
+// port: `gexph export`) and gexph/buildcheck. The reproduction suites of the
+// paper's experiments and the results report live in package suite, which builds on
+// this one.
 package gexph

@@ -1,7 +1,6 @@
 package gexph
 
 import (
-	"bytes"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -12,7 +11,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/tfevents"
@@ -318,67 +316,6 @@ func TestPredictAgreesWithEvaluate(t *testing.T) {
 	}
 }
 
-// The safetensors file holds the model's tensors (not the optimizer's), each with the
-// checkpoint's bytes, at 8-byte aligned offsets after its JSON header.
-func TestExportSafetensorsHoldsTheWeights(t *testing.T) {
-	ds := tinyNodeDataset(6, 3)
-	cfg := tinyConfig()
-	cfg.Epochs = 1
-	dir := t.TempDir()
-	train(t, cfg, ds, TrainOptions{OutDir: dir})
-	out := filepath.Join(dir, "w.safetensors")
-	n, err := ExportSafetensors(filepath.Join(dir, BestCheckpointFile), out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	raw, err := os.ReadFile(out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	hlen := binary.LittleEndian.Uint64(raw)
-	if hlen%8 != 0 || !bytes.Contains(raw[8:8+hlen], []byte(`"__metadata__"`)) {
-		t.Fatalf("header of %d bytes: %s", hlen, raw[8:8+hlen])
-	}
-	var header map[string]json.RawMessage
-	if err := json.Unmarshal(raw[8:8+hlen], &header); err != nil {
-		t.Fatal(err)
-	}
-	byName := map[string][]float32{}
-	for path, vals := range checkpointFloats(t, filepath.Join(dir, BestCheckpointFile)) {
-		byName[strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", ".")] = vals
-	}
-	data := raw[8+hlen:]
-	tensors := 0
-	for name, entry := range header {
-		if name == "__metadata__" {
-			continue
-		}
-		tensors++
-		if strings.HasPrefix(name, "AdamOptimizer") || strings.Contains(name, "rngState") {
-			t.Errorf("%s: optimizer or random state exported", name)
-		}
-		var e struct {
-			DType   string   `json:"dtype"`
-			Offsets [2]int64 `json:"data_offsets"`
-		}
-		if err := json.Unmarshal(entry, &e); err != nil {
-			t.Fatal(err)
-		}
-		want, ok := byName[name]
-		if !ok || e.DType != "F32" || e.Offsets[1]-e.Offsets[0] != int64(4*len(want)) {
-			t.Fatalf("%s: %+v, want F32 holding the checkpoint's %d values", name, e, len(want))
-		}
-		for k, w := range want {
-			if got := math.Float32frombits(binary.LittleEndian.Uint32(data[e.Offsets[0]+int64(4*k):])); got != w {
-				t.Fatalf("%s[%d] = %v, the checkpoint holds %v", name, k, got, w)
-			}
-		}
-	}
-	if tensors != n || n == 0 {
-		t.Errorf("%d tensors in the header, %d reported", tensors, n)
-	}
-}
-
 // Unlabelled nodes (label -1) train and evaluate without weight: the metric of a split
 // is the accuracy over its labelled nodes, and their predictions carry label -1.
 func TestUnlabelledNodesWeighNothing(t *testing.T) {
@@ -430,24 +367,4 @@ func evaluateAndPredictTest(t *testing.T, ckpt string, ds *data.Dataset) (*EvalR
 		t.Fatal(err)
 	}
 	return ev, preds
-}
-
-// Where no terminal shows a bar, progress within an epoch comes as a plain line at most
-// every progressEvery, with the step, the rate, the running loss and the ETAs.
-func TestPlainProgressLinesAreRateLimited(t *testing.T) {
-	var out bytes.Buffer
-	p := newProgress(&out, MetricAccuracy, 10)
-	started := time.Now().Add(-2 * time.Second)
-	p.lastLine = time.Now().Add(-progressEvery - time.Second)
-	p.step(3, 4, 10, 0.5, started)
-	line := out.String()
-	for _, want := range []string{"epoch  3/10", "loss 0.5000", "step 4/10", "steps/s", "epoch ETA", "run ETA"} {
-		if !strings.Contains(line, want) {
-			t.Errorf("progress line %q lacks %q", line, want)
-		}
-	}
-	p.step(3, 5, 10, 0.5, started)
-	if out.String() != line {
-		t.Errorf("a second line within %v: %q", progressEvery, strings.TrimPrefix(out.String(), line))
-	}
 }

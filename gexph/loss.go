@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
+
 	"github.com/gexph/gexph/layers"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 )
@@ -103,4 +106,66 @@ func (m *Model) hostLoss(out []float32, labels []int32, targets []float32, weigh
 		return num / sumW, sumW
 	}
 	return num / math.Max(den, lossEpsilon), sumW
+}
+
+// Gradients is what one training-mode pass computes on a batch (Model.LossGradients).
+type Gradients struct {
+	// Loss is the training loss of the batch; Outputs the model's outputs for its real
+	// rows (rows × output dimension, row-major).
+	Loss    float64
+	Outputs []float32
+	// Names are the paths of the trainable variables the graph uses, in the store's
+	// order; ByName the gradient of the loss for each.
+	Names  []string
+	ByName map[string][]float32
+}
+
+// LossGradients runs the training-mode pass on b (batch statistics on; dropout as the
+// config says) and returns its outputs for the real rows, its loss and the gradient of
+// the loss for every trainable variable the graph uses. No variable changes.
+func (m *Model) LossGradients(b *Batch) (*Gradients, error) {
+	if err := m.checkPresence(b); err != nil {
+		return nil, err
+	}
+	var names []string
+	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
+		g := ins[0].Graph()
+		scope.SetTraining(g, true)
+		in := m.bind(ins)
+		out := m.modelGraph(scope, in)
+		loss := m.lossGraph(out, in)
+		names = names[:0]
+		for v := range scope.IterVariables() {
+			if v.Trainable && v.InUseByGraph(g) {
+				names = append(names, v.Path())
+			}
+		}
+		return append([]*Node{loss, out}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
+	defer e.Finalize()
+	outs, err := e.Call(b.tensors()...)
+	if err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
+	defer func() {
+		for _, o := range outs {
+			o.FinalizeAll()
+		}
+	}()
+	if len(outs) != len(names)+2 {
+		return nil, fmt.Errorf("gradients: %d outputs for %d variables", len(outs), len(names))
+	}
+	p := &Gradients{
+		Loss:    float64(tensors.MustCopyFlatData[float32](outs[0])[0]),
+		Outputs: tensors.MustCopyFlatData[float32](outs[1])[:b.Rows*m.spec.outDim],
+		Names:   names,
+		ByName:  map[string][]float32{},
+	}
+	for i, name := range names {
+		p.ByName[name] = tensors.MustCopyFlatData[float32](outs[i+2])
+	}
+	return p, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/internal/progress"
 	"github.com/gexph/gexph/layers"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
@@ -438,7 +439,7 @@ func chunkPadding() bucketing.Strategy { return bucketing.Exponential(1.125) }
 
 // trainSampledEpoch runs one epoch over the training nodes of ds in shuffled
 // mini-batches of Config.BatchNodes seeds (see trainEpoch).
-func (m *Model) trainSampledEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress, c *collector) (examples int, err error) {
+func (m *Model) trainSampledEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress.Progress, c *collector) (examples int, err error) {
 	sp, err := m.samplerOf(ds)
 	if err != nil {
 		return 0, err
@@ -464,7 +465,7 @@ func (m *Model) trainSampledEpoch(ctx context.Context, ds *data.Dataset, epoch i
 			return 0, stepError(err, epoch, bi+1)
 		}
 		c.add(out, b, allRows(s.NumSeeds), l, float64(s.NumSeeds))
-		prog.step(epoch, bi+1, len(batches), c.loss(), start)
+		prog.Step(epoch, bi+1, len(batches), c.loss(), start)
 	}
 	return len(order), nil
 }

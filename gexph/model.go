@@ -9,6 +9,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
+	"github.com/gexph/gexph/gexph/posenc"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/compute"
@@ -181,7 +182,7 @@ type Model struct {
 	numVirtual  int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
-	pe      *peCache
+	pe      *posenc.Cache
 	store   *model.Store
 	// presence records which input fields the model's batches carry (set by the first
 	// batch; later batches must match).
@@ -251,7 +252,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	}
 	padding := opts.Padding
 	if padding == "" {
-		padding = defaultPadding(m.backendName, spec.transductive)
+		padding = DefaultPadding(m.backendName, spec.transductive)
 	}
 	if cfg.BatchNodes > 0 {
 		if !spec.transductive {
@@ -284,7 +285,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 		return nil, err
 	}
 	if cfg.PE != PENone {
-		m.pe = newPECache(cfg.PE, cfg.PESize)
+		m.pe = posenc.NewCache(cfg.PE == PERWSE, cfg.PESize)
 	}
 	m.store = model.NewStore()
 	if err := m.store.SetRNGStateFromSeed(int64(cfg.Seed)); err != nil {
@@ -309,12 +310,12 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	return m, nil
 }
 
-// defaultPadding is the batch padding of a backend. Every new input shape is compiled.
+// DefaultPadding is the batch padding of a backend. Every new input shape is compiled.
 // The pure-Go backend compiles a training graph in about 0.2 s, far less than padding to
 // a power of two costs (PATTERN's step: 1.3 s exact, 2.2 s padded), so it gets exact
 // shapes; XLA compiles for seconds, so batches of graphs are padded there. A
 // transductive graph has one shape.
-func defaultPadding(backend string, transductive bool) string {
+func DefaultPadding(backend string, transductive bool) string {
 	if kind, _, _ := strings.Cut(backend, ":"); !transductive && kind != DefaultBackend {
 		return "pow2"
 	}
@@ -468,14 +469,7 @@ func (m *Model) needEdgeStates() bool {
 }
 
 // gpsConfig returns the layers package's GPS configuration.
-func (m *Model) gpsConfig() layers.GPSConfig {
-	return layers.GPSConfig{
-		Local: m.cfg.MPNN, Global: m.cfg.Attention, Norm: m.cfg.Norm, Heads: m.cfg.Heads,
-		Dropout: m.cfg.Dropout, AttentionDropout: m.cfg.AttnDropout, PerformerSeed: m.cfg.Seed,
-		RecomputeGathers: !m.cfg.KeepGathers, ReferenceAttention: m.cfg.ReferenceAttention,
-		NormalizeValues: m.cfg.NormalizeValues,
-	}
-}
+func (m *Model) gpsConfig() layers.GPSConfig { return m.cfg.gpsConfig() }
 
 // modelGraph builds the model: encoders, virtual nodes, GPS layers and the head.
 // It returns the outputs [rows, outDim].

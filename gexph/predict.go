@@ -216,3 +216,21 @@ func loadCheckpointModel(path string, ds *data.Dataset, opts ModelOptions) (*Mod
 	m.weightsChanged()
 	return m, ds, ck, nil
 }
+
+// LoadModel builds the model of the checkpoint at path for the data set ds (with the
+// checkpoint's config and its limits on the splits) and restores the checkpoint's
+// weights. It returns the model and the data set as the model sees it; the caller
+// closes the model.
+func LoadModel(path string, ds *data.Dataset, opts ModelOptions) (*Model, *data.Dataset, error) {
+	m, ds, _, err := loadCheckpointModel(path, ds, opts)
+	return m, ds, err
+}
+
+// NodeLevel tells whether the model's output rows are nodes (node tasks), not pooled
+// graphs.
+func (m *Model) NodeLevel() bool { return m.spec.nodeLevel }
+
+// WholeGraphBatches tells whether the model runs on whole graphs (batches of them, or a
+// transductive graph whole), not on sampled mini-batches (Config.BatchNodes) or
+// per-layer attention graphs (ModelOptions.LayerGraphs).
+func (m *Model) WholeGraphBatches() bool { return !m.miniBatch() && m.layerGraphs == nil }

@@ -13,22 +13,21 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/gexph/gexph/internal/atomicfile"
-	"github.com/gexph/gexph/internal/dirlock"
+	"github.com/gexph/gexph/internal/rundir"
 )
 
 // A run directory (TrainOptions.OutDir) keeps these promises:
 //
 //   - One run at a time: Train locks the directory before it reads or writes a file
-//     there (internal/dirlock); a second run fails at once and touches nothing.
+//     there (internal/rundir); a second run fails at once and touches nothing.
 //   - Nothing is touched before everything is checked: the config, the data, the memory
 //     estimate, the model and, when resuming, the checkpoint's config, data and
 //     variables are all validated before the first file is written, moved or removed.
 //   - A fresh run never overwrites an earlier one unless told to (Force), and then only
 //     once it has a checkpoint of its own: the earlier run's files are moved aside
-//     (replacedDir) and removed after the new run's first last.ckpt, or moved back when
-//     the new run ends before it — also when it was killed, by the next run that opens
-//     the directory (runDir.recover).
+//     (rundir.AsideDir) and removed after the new run's first last.ckpt, or moved back
+//     when the new run ends before it — also when it was killed, by the next run that
+//     opens the directory (rundir.Open).
 //   - Resume continues last.ckpt; without one it starts afresh only over files that a
 //     fresh start of the same run would write again (see foreignFiles).
 //   - Files are replaced atomically and the directory is synced after every rename, so
@@ -38,186 +37,24 @@ import (
 // the options neither resume nor replace.
 var ErrRunExists = errors.New("the directory holds a run")
 
-// The earlier run's files while a forced run has not yet written its first checkpoint,
-// and the directory they pass through on their way into or out of it.
-const (
-	replacedDir       = ".replaced-run"
-	replacedMovingDir = ".replaced-run.moving"
-)
-
 // ExistingRunFiles returns the names of RunFiles present in dir, in RunFiles' order
 // (none for a directory that does not exist).
-func ExistingRunFiles(dir string) ([]string, error) {
-	var found []string
-	for _, name := range RunFiles() {
-		if _, err := os.Stat(filepath.Join(dir, name)); err == nil {
-			found = append(found, name)
-		} else if !errors.Is(err, fs.ErrNotExist) {
-			return nil, err
-		}
-	}
-	return found, nil
-}
+func ExistingRunFiles(dir string) ([]string, error) { return rundir.Existing(dir, RunFiles()) }
 
-// runDir is a run's locked output directory.
-type runDir struct {
-	dir  string
-	lock *dirlock.Lock
-	// replaced tells that an earlier run's files wait in replacedDir for this run's
-	// first checkpoint.
-	replaced bool
-}
+// runDir is a run's locked output directory (internal/rundir: the lock, the replaced
+// run aside, recovery from a kill), and what a run's files are checked against before
+// a run starts there.
+type runDir struct{ *rundir.Dir }
 
-// openRunDir creates and locks dir, completes what a killed run left unfinished (see
-// recover) and removes the temporary files of interrupted writes.
+// openRunDir creates and locks dir, completes what a killed run left unfinished (a
+// replacement is committed by a last.ckpt) and removes the temporary files of
+// interrupted writes.
 func openRunDir(dir string) (*runDir, error) {
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, err
-	}
-	lock, err := dirlock.Acquire(dir)
+	d, err := rundir.Open(dir, RunFiles(), LastCheckpointFile)
 	if err != nil {
 		return nil, err
 	}
-	d := &runDir{dir: dir, lock: lock}
-	if err := d.recover(); err != nil {
-		lock.Release()
-		return nil, err
-	}
-	for _, name := range RunFiles() {
-		if err := atomicfile.RemoveTemps(d.path(name)); err != nil {
-			lock.Release()
-			return nil, err
-		}
-	}
-	return d, nil
-}
-
-func (d *runDir) path(name string) string { return filepath.Join(d.dir, name) }
-
-// exists tells whether path exists; other errors than its absence are returned.
-func exists(path string) (bool, error) {
-	_, err := os.Stat(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
-// recover completes a replacement (Force) that a killed run left: files caught moving
-// go back; the earlier run comes back when the replacing run wrote no checkpoint, and is
-// removed when it did.
-func (d *runDir) recover() error {
-	moving, err := exists(d.path(replacedMovingDir))
-	if err != nil || moving {
-		if err == nil {
-			err = d.moveBack()
-		}
-		return err
-	}
-	replaced, err := exists(d.path(replacedDir))
-	if err != nil || !replaced {
-		return err
-	}
-	d.replaced = true
-	return d.settle()
-}
-
-// settle ends a replacement: the replaced run's files go if the run that replaced it
-// wrote a last.ckpt, and come back otherwise.
-func (d *runDir) settle() error {
-	if !d.replaced {
-		return nil
-	}
-	checkpointed, err := exists(d.path(LastCheckpointFile))
-	switch {
-	case err != nil:
-		return err
-	case checkpointed:
-		return d.commit()
-	}
-	return d.restore()
-}
-
-// replace moves the earlier run's files aside, into replacedDir: they stay until commit
-// removes them or restore brings them back.
-func (d *runDir) replace(files []string) error {
-	moving := d.path(replacedMovingDir)
-	if err := os.Mkdir(moving, 0o755); err != nil {
-		return fmt.Errorf("moving the earlier run aside: %w", err)
-	}
-	for _, name := range files {
-		if err := atomicfile.Rename(d.path(name), filepath.Join(moving, name)); err != nil {
-			return fmt.Errorf("moving the earlier run aside: %w", err)
-		}
-	}
-	if err := atomicfile.Rename(moving, d.path(replacedDir)); err != nil {
-		return fmt.Errorf("moving the earlier run aside: %w", err)
-	}
-	d.replaced = true
-	return nil
-}
-
-// commit removes the replaced run's files once the new run has a checkpoint.
-func (d *runDir) commit() error {
-	if !d.replaced {
-		return nil
-	}
-	if err := os.RemoveAll(d.path(replacedDir)); err != nil {
-		return fmt.Errorf("removing the replaced run: %w", err)
-	}
-	d.replaced = false
-	return atomicfile.SyncDir(d.dir)
-}
-
-// restore brings the replaced run back: the files of the run that replaced it (which
-// wrote no checkpoint) go, then the earlier run's come back.
-func (d *runDir) restore() error {
-	if !d.replaced {
-		return nil
-	}
-	files, err := ExistingRunFiles(d.dir)
-	if err != nil {
-		return err
-	}
-	for _, name := range files {
-		if err := os.Remove(d.path(name)); err != nil {
-			return fmt.Errorf("restoring the replaced run: %w", err)
-		}
-	}
-	if err := atomicfile.Rename(d.path(replacedDir), d.path(replacedMovingDir)); err != nil {
-		return fmt.Errorf("restoring the replaced run: %w", err)
-	}
-	d.replaced = false
-	return d.moveBack()
-}
-
-// moveBack moves every file of replacedMovingDir back into the run directory and
-// removes it.
-func (d *runDir) moveBack() error {
-	moving := d.path(replacedMovingDir)
-	entries, err := os.ReadDir(moving)
-	if err != nil {
-		return fmt.Errorf("restoring the replaced run: %w", err)
-	}
-	for _, e := range entries {
-		if err := atomicfile.Rename(filepath.Join(moving, e.Name()), d.path(e.Name())); err != nil {
-			return fmt.Errorf("restoring the replaced run: %w", err)
-		}
-	}
-	if err := os.Remove(moving); err != nil {
-		return fmt.Errorf("restoring the replaced run: %w", err)
-	}
-	return atomicfile.SyncDir(d.dir)
-}
-
-// close settles a replacement still pending — the replaced run comes back unless this
-// run wrote a checkpoint — and releases the lock.
-func (d *runDir) close() error {
-	err := d.settle()
-	if rerr := d.lock.Release(); err == nil {
-		err = rerr
-	}
-	return err
+	return &runDir{d}, nil
 }
 
 // runIdentity is what a run's files are checked against: its config, data set and the
@@ -235,25 +72,25 @@ type runIdentity struct {
 // config or on other data; and a resumption without last.ckpt over files that a fresh
 // start of this run would not write again (foreignFiles).
 func (d *runDir) start(opts TrainOptions, id runIdentity) (*loadedCheckpoint, []string, error) {
-	files, err := ExistingRunFiles(d.dir)
+	files, err := ExistingRunFiles(d.Root())
 	if err != nil {
 		return nil, nil, err
 	}
 	if !opts.Resume {
 		if len(files) > 0 && !opts.Force {
 			return nil, nil, fmt.Errorf("%s: %w (%s): continue it with Resume (gexph train -resume), or replace it with Force (gexph train -force)",
-				d.dir, ErrRunExists, strings.Join(files, ", "))
+				d.Root(), ErrRunExists, strings.Join(files, ", "))
 		}
 		return nil, files, nil
 	}
-	ck, err := readCheckpoint(d.path(LastCheckpointFile))
+	ck, err := readCheckpoint(d.Path(LastCheckpointFile))
 	switch {
 	case err == nil:
 		if changes := runChanges(ck.info.Config, id.cfg); len(changes) > 0 {
-			return nil, nil, fmt.Errorf("the checkpoint in %s was made with another config (%s; only epochs and patience may change)", d.dir, strings.Join(changes, ", "))
+			return nil, nil, fmt.Errorf("the checkpoint in %s was made with another config (%s; only epochs and patience may change)", d.Root(), strings.Join(changes, ", "))
 		}
 		if err := sameDataset(ck.info, id.dataset, id.fingerprint); err != nil {
-			return nil, nil, fmt.Errorf("the checkpoint in %s %w", d.dir, err)
+			return nil, nil, fmt.Errorf("the checkpoint in %s %w", d.Root(), err)
 		}
 		return ck, nil, nil
 	case !errors.Is(err, fs.ErrNotExist):
@@ -261,7 +98,7 @@ func (d *runDir) start(opts TrainOptions, id runIdentity) (*loadedCheckpoint, []
 	}
 	if foreign := d.foreignFiles(files, id); len(foreign) > 0 {
 		return nil, nil, fmt.Errorf("%s has no %s to continue, and starting afresh would overwrite files this run did not write: %s; move them away or pick another directory (or replace them: Force, gexph train -force)",
-			d.dir, LastCheckpointFile, strings.Join(foreign, "; "))
+			d.Root(), LastCheckpointFile, strings.Join(foreign, "; "))
 	}
 	return nil, nil, nil
 }
@@ -294,7 +131,7 @@ func (d *runDir) foreignFiles(files []string, id runIdentity) []string {
 // foreignCheckpoint says why best.ckpt is not one that run id wrote in its first
 // epoch, or returns "".
 func (d *runDir) foreignCheckpoint(id runIdentity) string {
-	info, err := ReadCheckpointInfo(d.path(BestCheckpointFile))
+	info, err := ReadCheckpointInfo(d.Path(BestCheckpointFile))
 	switch {
 	case err != nil:
 		return err.Error()
@@ -311,7 +148,7 @@ func (d *runDir) foreignCheckpoint(id runIdentity) string {
 // foreignLog says why log.jsonl is not a log that run id began (a header of id and no
 // epoch), or returns "".
 func (d *runDir) foreignLog(id runIdentity) string {
-	raw, err := os.ReadFile(d.path(LogFile))
+	raw, err := os.ReadFile(d.Path(LogFile))
 	if err != nil {
 		return err.Error()
 	}
@@ -334,7 +171,7 @@ func (d *runDir) foreignLog(id runIdentity) string {
 
 // foreignCSV says why log.csv holds more than a header row, or returns "".
 func (d *runDir) foreignCSV() string {
-	f, err := os.Open(d.path(CSVLogFile))
+	f, err := os.Open(d.Path(CSVLogFile))
 	if err != nil {
 		return err.Error()
 	}
@@ -412,8 +249,6 @@ func VerifyRunDir(dir string) error {
 // verifyRunFile checks one entry of a run directory (see VerifyRunDir).
 func verifyRunFile(path string) error {
 	switch name := filepath.Base(path); name {
-	case dirlock.FileName:
-		return nil
 	case LastCheckpointFile, BestCheckpointFile:
 		_, err := ReadCheckpointInfo(path)
 		return err
@@ -428,7 +263,7 @@ func verifyRunFile(path string) error {
 		_, err = csv.NewReader(f).ReadAll()
 		return err
 	default:
-		if strings.HasPrefix(name, ".") && (strings.Contains(name, ".tmp") || strings.HasPrefix(name, replacedDir)) {
+		if rundir.OwnEntry(name) {
 			return nil
 		}
 		return errors.New("not a file of a run")

@@ -8,12 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"reflect"
-	"runtime/debug"
-	"strconv"
-	"strings"
 
-	"github.com/gexph/gexph/internal/atomicfile"
+	"github.com/gexph/gexph/gexph/buildcheck"
+	"github.com/gexph/gexph/internal/logfile"
 	"github.com/gexph/gexph/internal/tfevents"
 )
 
@@ -36,36 +33,6 @@ type LogHeader struct {
 // CSVLogFile is the per-epoch log as CSV, one row per epoch under a header row.
 const CSVLogFile = "log.csv"
 
-// Version returns the toolkit's version as the build recorded it: the module version
-// (or "devel") and, where the build kept them, the commit and "+dirty" for a build of a
-// modified tree.
-func Version() string {
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := bi.Main.Version
-	if v == "" || v == "(devel)" {
-		v = "devel"
-	}
-	rev, dirty := "", false
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			dirty = s.Value == "true"
-		}
-	}
-	if rev != "" {
-		v += " " + rev[:min(12, len(rev))]
-		if dirty {
-			v += "+dirty"
-		}
-	}
-	return v
-}
-
 // runLogs are the per-epoch logs of a run: log.jsonl and log.csv in the output
 // directory, appended one line per finished epoch, and a TensorBoard event file.
 type runLogs struct {
@@ -76,29 +43,29 @@ type runLogs struct {
 // openRunLogs starts the logs of a run whose checkpoint info holds the epochs so far
 // (none for a fresh run): log.jsonl and log.csv are made to hold the header and those
 // epochs (a resumed run continues the logs of its checkpoint, whatever a killed run left
-// after it) and then opened for appending; see openLogForAppend for when a file is kept.
+// after it) and then opened for appending; see logfile.OpenAppend for when a file is kept.
 func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset string) (*runLogs, error) {
 	l := &runLogs{}
 	if opts.OutDir != "" {
-		hdr := LogHeader{Dataset: dataset, DatasetFingerprint: info.DatasetFingerprint, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: Version(), Config: cfg}
+		hdr := LogHeader{Dataset: dataset, DatasetFingerprint: info.DatasetFingerprint, Preset: cfg.Preset, Metric: cfg.Metric, Seed: cfg.Seed, Version: buildcheck.Version(), Config: cfg}
 		var js, cs bytes.Buffer
 		if err := json.NewEncoder(&js).Encode(hdr); err != nil {
 			return nil, err
 		}
 		cw := csv.NewWriter(&cs)
-		cw.Write(csvColumns())
+		cw.Write(logfile.CSVColumns[EpochStats]())
 		for _, st := range info.History {
 			if err := json.NewEncoder(&js).Encode(st); err != nil {
 				return nil, err
 			}
-			cw.Write(csvRow(st))
+			cw.Write(logfile.CSVRow(st))
 		}
 		cw.Flush()
 		var err error
-		if l.jsonl, err = openLogForAppend(filepath.Join(opts.OutDir, LogFile), js.Bytes()); err != nil {
+		if l.jsonl, err = logfile.OpenAppend(filepath.Join(opts.OutDir, LogFile), js.Bytes()); err != nil {
 			return nil, err
 		}
-		if l.csv, err = openLogForAppend(filepath.Join(opts.OutDir, CSVLogFile), cs.Bytes()); err != nil {
+		if l.csv, err = logfile.OpenAppend(filepath.Join(opts.OutDir, CSVLogFile), cs.Bytes()); err != nil {
 			l.Close()
 			return nil, err
 		}
@@ -111,43 +78,6 @@ func openRunLogs(opts TrainOptions, info CheckpointInfo, cfg Config, dataset str
 		}
 	}
 	return l, nil
-}
-
-// openLogForAppend opens the log at path for appending after content. A file that
-// starts with content already (a resumed run's log that matches its checkpoint, the
-// common case) is kept, cut after content where a killed run wrote more, so that a
-// `tail -f` of it goes on through the resumed run; any other file (one whose header
-// differs: a resumed run with other -epochs, a new version) is replaced atomically by
-// content, which `tail -F` follows and `tail -f` does not.
-func openLogForAppend(path string, content []byte) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND, 0)
-	if err != nil {
-		return rewriteForAppend(path, content)
-	}
-	head := make([]byte, len(content)+1)
-	n, _ := io.ReadFull(f, head)
-	if n >= len(content) && bytes.Equal(head[:len(content)], content) {
-		if n == len(content) {
-			return f, nil
-		}
-		if err := f.Truncate(int64(len(content))); err == nil {
-			return f, nil
-		}
-	}
-	f.Close()
-	return rewriteForAppend(path, content)
-}
-
-// rewriteForAppend replaces path with content atomically and opens it for appending.
-func rewriteForAppend(path string, content []byte) (*os.File, error) {
-	if err := atomicfile.WriteBytes(path, content); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND, 0)
-	if err != nil {
-		return nil, fmt.Errorf("log: %w", err)
-	}
-	return f, nil
 }
 
 // epoch appends one epoch to every log; each line goes out in one write, so a reader
@@ -163,7 +93,7 @@ func (l *runLogs) epoch(st EpochStats) error {
 		}
 		var b bytes.Buffer
 		cw := csv.NewWriter(&b)
-		cw.Write(csvRow(st))
+		cw.Write(logfile.CSVRow(st))
 		cw.Flush()
 		if _, err := l.csv.Write(b.Bytes()); err != nil {
 			return fmt.Errorf("log: %w", err)
@@ -205,44 +135,4 @@ func fileCloser(f *os.File) io.Closer {
 		return nil
 	}
 	return f
-}
-
-// csvColumns are the columns of log.csv: the JSON names of EpochStats' fields, in
-// their order (one source: a field added to EpochStats is a column).
-func csvColumns() []string {
-	t := reflect.TypeFor[EpochStats]()
-	cols := make([]string, t.NumField())
-	for i := range cols {
-		cols[i], _, _ = strings.Cut(t.Field(i).Tag.Get("json"), ",")
-	}
-	return cols
-}
-
-// csvRow formats an epoch as a row of csvColumns: numbers as Go writes them, booleans
-// as true/false, an absent test metric as an empty cell.
-func csvRow(st EpochStats) []string {
-	v := reflect.ValueOf(st)
-	row := make([]string, v.NumField())
-	for i := range row {
-		row[i] = csvCell(v.Field(i))
-	}
-	return row
-}
-
-// csvCell formats one field of EpochStats.
-func csvCell(f reflect.Value) string {
-	switch f.Kind() {
-	case reflect.Pointer:
-		if f.IsNil() {
-			return ""
-		}
-		return csvCell(f.Elem())
-	case reflect.Float64:
-		return strconv.FormatFloat(f.Float(), 'g', -1, 64)
-	case reflect.Int:
-		return strconv.FormatInt(f.Int(), 10)
-	case reflect.Bool:
-		return strconv.FormatBool(f.Bool())
-	}
-	panic(fmt.Sprintf("log.csv: no cell format for a field of kind %s", f.Kind()))
 }

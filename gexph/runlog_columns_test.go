@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strconv"
 	"testing"
+
+	"github.com/gexph/gexph/internal/logfile"
 )
 
 // TestCSVLogColumnsAreTheEpochJSON checks log.csv against log.jsonl's encoding of the
@@ -24,7 +26,7 @@ func TestCSVLogColumnsAreTheEpochJSON(t *testing.T) {
 		if err := json.Unmarshal(raw, &fields); err != nil {
 			t.Fatal(err)
 		}
-		cols, row := csvColumns(), csvRow(st)
+		cols, row := logfile.CSVColumns[EpochStats](), logfile.CSVRow(st)
 		if len(cols) != len(row) {
 			t.Fatalf("%d columns, %d cells", len(cols), len(row))
 		}

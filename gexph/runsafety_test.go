@@ -19,6 +19,7 @@ import (
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/dirlock"
 	"github.com/gexph/gexph/internal/dirsnap"
+	"github.com/gexph/gexph/internal/rundir"
 )
 
 // finishedRun trains a 2-epoch run into a new directory and returns the directory, the
@@ -92,7 +93,7 @@ func TestForceEndingBeforeItsFirstCheckpointKeepsTheEarlierRun(t *testing.T) {
 	defer stop()
 	var aside map[string]string
 	hook := lineHook{match: "· compiling", do: func() {
-		aside = dirsnap.Take(t, filepath.Join(dir, replacedDir))
+		aside = dirsnap.Take(t, filepath.Join(dir, rundir.AsideDir))
 		stop()
 	}}
 	cfg.Seed++
@@ -130,7 +131,7 @@ func TestForceReplacesTheEarlierRun(t *testing.T) {
 	if err != nil || info.Config.Seed != cfg.Seed || info.Epoch != res.Epochs {
 		t.Errorf("last.ckpt after Force: seed %d epoch %d (%v), want the new run's %d and %d", info.Config.Seed, info.Epoch, err, cfg.Seed, res.Epochs)
 	}
-	for _, name := range []string{replacedDir, replacedMovingDir} {
+	for _, name := range []string{rundir.AsideDir, rundir.AsideMovingDir} {
 		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, fs.ErrNotExist) {
 			t.Errorf("%s left after a forced run (%v)", name, err)
 		}
@@ -148,12 +149,12 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := rd.close(); err != nil {
+		if err := rd.Close(); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Killed while moving aside: two files moved, the rest not yet.
-	moving := filepath.Join(dir, replacedMovingDir)
+	moving := filepath.Join(dir, rundir.AsideMovingDir)
 	if err := os.Mkdir(moving, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -171,7 +172,7 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ := ExistingRunFiles(dir)
-	if err := rd.replace(files); err != nil {
+	if err := rd.Replace(files); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{LogFile, CSVLogFile, BestCheckpointFile} {
@@ -179,7 +180,7 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rd.lock.Release() // a kill: no restore
+	rd.Abandon() // a kill: no restore
 	reopen()
 	dirsnap.RequireSame(t, "killed before the new run's first checkpoint", dir, before)
 
@@ -188,13 +189,13 @@ func TestKilledReplacementIsUndoneOrCompletedOnOpen(t *testing.T) {
 		t.Fatal(err)
 	}
 	files, _ = ExistingRunFiles(dir)
-	if err := rd.replace(files); err != nil {
+	if err := rd.Replace(files); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, LastCheckpointFile), []byte("new checkpoint"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	rd.lock.Release()
+	rd.Abandon()
 	reopen()
 	dirsnap.RequireSame(t, "killed after the new run's first checkpoint", dir, map[string]string{LastCheckpointFile: "new checkpoint"})
 }
@@ -366,7 +367,7 @@ func TestKilledAtRandomPointsResumesToTheUninterruptedResult(t *testing.T) {
 	}
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
-		if strings.Contains(e.Name(), ".tmp") || strings.HasPrefix(e.Name(), replacedDir) {
+		if strings.Contains(e.Name(), ".tmp") || strings.HasPrefix(e.Name(), rundir.AsideDir) {
 			t.Errorf("%s left after the resumed run", e.Name())
 		}
 	}
@@ -405,7 +406,7 @@ func TestForcedRunKilledAtRandomPointsLeavesOneWholeRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rd.close()
+		rd.Close()
 		info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
 		switch {
 		case err != nil:
@@ -416,7 +417,7 @@ func TestForcedRunKilledAtRandomPointsLeavesOneWholeRun(t *testing.T) {
 			if err := VerifyRunDir(dir); err != nil {
 				t.Errorf("killed after %v: %v", delay, err)
 			}
-			if _, err := os.Stat(filepath.Join(dir, replacedDir)); !errors.Is(err, fs.ErrNotExist) {
+			if _, err := os.Stat(filepath.Join(dir, rundir.AsideDir)); !errors.Is(err, fs.ErrNotExist) {
 				t.Errorf("killed after %v: the replaced run is still there beside the new run's epoch %d", delay, info.Epoch)
 			}
 		}

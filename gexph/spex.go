@@ -3,9 +3,6 @@ package gexph
 import (
 	"context"
 	"fmt"
-	"math"
-	"math/rand/v2"
-	"slices"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
@@ -114,60 +111,15 @@ func (m *Model) AttentionScores(ds *data.Dataset) (*AttentionScores, error) {
 
 // Sparsify draws Spexphormer's per-layer attention graphs: for every layer and every
 // node, k of its incoming edges of H without replacement with probabilities
-// proportional to that layer's scores (Efraimidis–Spirakis keys u^(1/w)); a node with
-// at most k incoming edges keeps them all. The same seed gives the same graphs.
+// proportional to that layer's scores (expander.SampleInEdgesByWeight, seeded per
+// layer); a node with at most k incoming edges keeps them all. The same seed gives the
+// same graphs.
 func (s *AttentionScores) Sparsify(k int, seed uint64) (*LayerGraphs, error) {
-	if k < 1 {
-		return nil, fmt.Errorf("sparsify: k = %d, want ≥ 1", k)
-	}
-	h := s.H
-	if len(h.Offsets) != h.NumNodes+1 {
-		return nil, fmt.Errorf("sparsify: the interaction graph has %d offsets for %d nodes", len(h.Offsets), h.NumNodes)
-	}
-	lg := &LayerGraphs{H: h, Edges: make([][]int64, len(s.Layers))}
-	type keyed struct {
-		key float64
-		e   int64
-	}
-	var cand []keyed
+	lg := &LayerGraphs{H: s.H, Edges: make([][]int64, len(s.Layers))}
 	for l, w := range s.Layers {
-		if len(w) != h.NumEdges() {
-			return nil, fmt.Errorf("sparsify: layer %d has %d scores for %d edges", l, len(w), h.NumEdges())
-		}
-		rng := rand.New(rand.NewPCG(expander.DeriveSeed(seed, uint64(l)), 0x5fe))
-		var edges []int64
-		for v := range h.NumNodes {
-			lo, hi := h.Offsets[v], h.Offsets[v+1]
-			if hi-lo <= int64(k) {
-				for e := lo; e < hi; e++ {
-					edges = append(edges, e)
-				}
-				continue
-			}
-			cand = cand[:0]
-			for e := lo; e < hi; e++ {
-				// log(u)/w orders as u^(1/w); a zero weight never wins over a positive one.
-				key := math.Inf(-1)
-				if wt := float64(w[e]); wt > 0 {
-					key = math.Log(1-rng.Float64()) / wt
-				}
-				cand = append(cand, keyed{key, e})
-			}
-			slices.SortFunc(cand, func(a, b keyed) int {
-				if a.key != b.key {
-					if a.key > b.key {
-						return -1
-					}
-					return 1
-				}
-				return int(a.e - b.e)
-			})
-			kept := make([]int64, k)
-			for i := range kept {
-				kept[i] = cand[i].e
-			}
-			slices.Sort(kept)
-			edges = append(edges, kept...)
+		edges, err := expander.SampleInEdgesByWeight(s.H, w, k, expander.DeriveSeed(seed, uint64(l)))
+		if err != nil {
+			return nil, fmt.Errorf("sparsify: layer %d: %w", l, err)
 		}
 		lg.Edges[l] = edges
 	}

@@ -14,7 +14,10 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/gexph/buildcheck"
+	"github.com/gexph/gexph/gexph/metrics"
 	"github.com/gexph/gexph/internal/jsonfile"
+	"github.com/gexph/gexph/internal/progress"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gomlx/compute/dtypes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
@@ -351,15 +354,15 @@ func (c *collector) loss() float64 {
 func (c *collector) metric(name string) (float64, error) {
 	switch name {
 	case MetricAccuracy:
-		return Accuracy(c.pred, c.label)
+		return metrics.Accuracy(c.pred, c.label)
 	case MetricWeightedAccuracy:
-		return WeightedAccuracy(c.pred, c.label)
+		return metrics.WeightedAccuracy(c.pred, c.label)
 	case MetricMacroF1:
-		return MacroF1(c.pred, c.label)
+		return metrics.MacroF1(c.pred, c.label)
 	case MetricAP:
-		return AveragePrecision(c.score, c.target, c.m.spec.outDim)
+		return metrics.AveragePrecision(c.score, c.target, c.m.spec.outDim)
 	case MetricMAE:
-		return MAE(c.score, c.target)
+		return metrics.MAE(c.score, c.target)
 	}
 	return 0, fmt.Errorf("metric %q is not supported for training", name)
 }
@@ -501,7 +504,7 @@ type epochRun struct {
 
 // trainEpoch runs one epoch of training steps and returns its loss, metric, number of
 // training examples and steps, and training seconds.
-func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress) (run epochRun, err error) {
+func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, prog *progress.Progress) (run epochRun, err error) {
 	start := time.Now()
 	c := &collector{m: m}
 	examples := 0
@@ -514,7 +517,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 		if err != nil {
 			return epochRun{}, err
 		}
-		prog.working(epoch, "training (one full-batch step)")
+		prog.Working(epoch, "training (one full-batch step)")
 		l, out, err := m.trainStep(b)
 		if err != nil {
 			return epochRun{}, stepError(err, epoch, 1)
@@ -542,7 +545,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 				sumW += float64(w)
 			}
 			c.add(out, b, allRows(b.Rows), l, sumW)
-			prog.step(epoch, bi+1, len(batches), c.loss(), start)
+			prog.Step(epoch, bi+1, len(batches), c.loss(), start)
 		}
 		examples = len(order)
 	}
@@ -625,7 +628,7 @@ func openOutDir(opts TrainOptions) (*runDir, error) {
 func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions, rd *runDir, start time.Time) (res *Result, err error) {
 	if rd != nil {
 		defer func() {
-			if cerr := rd.close(); cerr != nil {
+			if cerr := rd.Close(); cerr != nil {
 				err = errors.Join(err, fmt.Errorf("train: %w", cerr))
 			}
 		}()
@@ -652,7 +655,7 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 	if len(ds.Split.Train) == 0 || len(ds.Split.Val) == 0 {
 		return nil, fmt.Errorf("train: data set %q has %d training and %d validation examples, want ≥ 1 each", ds.Name, len(ds.Split.Train), len(ds.Split.Val))
 	}
-	prog := newProgress(opts.Log, cfg.Metric, cfg.Epochs)
+	prog := progress.New(opts.Log, cfg.Epochs)
 	m, err := buildTrainModel(ctx, cfg, ds, opts, prog)
 	if err != nil {
 		return nil, err
@@ -667,14 +670,14 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 		m.weightsChanged()
 		info.Epoch, info.BestEpoch, info.BestVal, info.History = ck.info.Epoch, ck.info.BestEpoch, ck.info.BestVal, ck.info.History
 	case opts.Resume:
-		prog.printf("no checkpoint in %s: starting from scratch", opts.OutDir)
+		prog.Printf("no checkpoint in %s: starting from scratch", opts.OutDir)
 	}
 	// Everything is checked: from here on the run writes.
 	if err := prepareFiles(rd, ck, replaced); err != nil {
 		return nil, fmt.Errorf("train: %w", err)
 	}
 	if ck != nil {
-		prog.printf("resuming after epoch %d", info.Epoch)
+		prog.Printf("resuming after epoch %d", info.Epoch)
 	}
 	return runEpochs(ctx, m, ds, opts, rd, &info, prog, start)
 }
@@ -686,9 +689,9 @@ func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
 	switch {
 	case rd == nil:
 	case len(replaced) > 0:
-		return rd.replace(replaced)
+		return rd.Replace(replaced)
 	case ck != nil:
-		if err := os.Remove(rd.path(ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := os.Remove(rd.Path(ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 	}
@@ -698,13 +701,13 @@ func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
 // buildTrainModel builds the model of a run (with the attention graphs of a
 // second-stage Spexphormer config) and precomputes the positional encodings of a graph
 // data set.
-func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions, prog *progress) (*Model, error) {
+func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOptions, prog *progress.Progress) (*Model, error) {
 	var layerGraphs *LayerGraphs
 	if cfg.SparseAttentionK > 0 {
 		if opts.ScoresFrom == "" {
 			return nil, fmt.Errorf("train: sparse_attention_k = %d needs the first-stage model's checkpoint (TrainOptions.ScoresFrom, gexph train -scores-from)", cfg.SparseAttentionK)
 		}
-		prog.phase("attention scores of %s", opts.ScoresFrom)
+		prog.Phase("attention scores of %s", opts.ScoresFrom)
 		scores, err := LoadAttentionScores(ctx, opts.ScoresFrom, ds, ModelOptions{Backend: opts.Backend})
 		if err != nil {
 			return nil, fmt.Errorf("train: %w", err)
@@ -713,16 +716,16 @@ func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts Tra
 			return nil, fmt.Errorf("train: %w", err)
 		}
 	}
-	prog.phase("building the model")
+	prog.Phase("building the model")
 	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding, LayerGraphs: layerGraphs})
 	if err != nil {
 		return nil, err
 	}
-	prog.printf("gexph: %s, preset %q: %d parameters, backend %s", ds.Name, cfg.Preset, m.ParamCount(), m.Backend())
+	prog.Printf("gexph: %s, preset %q: %d parameters, backend %s", ds.Name, cfg.Preset, m.ParamCount(), m.Backend())
 	if m.pe != nil && !m.spec.transductive {
 		all := append(append(append([]int(nil), ds.Split.Train...), ds.Split.Val...), ds.Split.Test...)
-		prog.phase("positional encodings of %d graphs", len(all))
-		if err := m.pe.precompute(ds, all, numWorkers()); err != nil {
+		prog.Phase("positional encodings of %d graphs", len(all))
+		if err := m.pe.Precompute(ds, all, numWorkers()); err != nil {
 			m.Close()
 			return nil, err
 		}
@@ -732,12 +735,12 @@ func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts Tra
 
 // runEpochs trains the epochs after info's, checkpointing and logging each in rd, and
 // writes result.json at the end.
-func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOptions, rd *runDir, info *CheckpointInfo, prog *progress, start time.Time) (*Result, error) {
+func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOptions, rd *runDir, info *CheckpointInfo, prog *progress.Progress, start time.Time) (*Result, error) {
 	cfg := m.cfg
 	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(),
-		Seed: cfg.Seed, Version: Version(), Config: cfg}
+		Seed: cfg.Seed, Version: buildcheck.Version(), Config: cfg}
 	if w := WarmupEpochs(cfg); w != cfg.WarmupEpochs {
-		prog.printf("warm-up shortened from %d to %d epochs for a run of %d epochs", cfg.WarmupEpochs, w, cfg.Epochs)
+		prog.Printf("warm-up shortened from %d to %d epochs for a run of %d epochs", cfg.WarmupEpochs, w, cfg.Epochs)
 	}
 	logs, err := openRunLogs(opts, *info, cfg, ds.Name)
 	if err != nil {
@@ -762,13 +765,13 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		}
 		ie := &InterruptedError{Epoch: epoch, OutDir: opts.OutDir, Err: ctx.Err()}
 		if rd != nil {
-			ie.Saved, ie.Restored = info.Epoch, rd.replaced
+			ie.Saved, ie.Restored = info.Epoch, rd.Replaced()
 		}
 		return fmt.Errorf("train: %w", ie)
 	}
 	ran := 0
 	if info.Epoch < cfg.Epochs {
-		prog.phase("compiling and training (expanders are drawn as batches are built)")
+		prog.Phase("compiling and training (expanders are drawn as batches are built)")
 	}
 	for epoch := info.Epoch + 1; epoch <= cfg.Epochs; epoch++ {
 		if opts.StopAfter > 0 && ran >= opts.StopAfter {
@@ -776,7 +779,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		}
 		if cfg.Patience > 0 && info.BestEpoch > 0 && epoch-1-info.BestEpoch >= cfg.Patience {
 			res.EarlyStopped = true
-			prog.printf("early stopping: no better validation %s in %d epochs", cfg.Metric, cfg.Patience)
+			prog.Printf("early stopping: no better validation %s in %d epochs", cfg.Metric, cfg.Patience)
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -785,7 +788,8 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		st, err := m.runEpoch(ctx, ds, epoch, info, prog)
 		var diverged *DivergedError
 		if errors.As(err, &diverged) {
-			return divergedRun(finish(), st, prog, logs, diverged)
+			printEpoch(prog, st, m.cfg)
+			return divergedRun(finish(), st, logs, diverged)
 		}
 		if err != nil {
 			return finish(), interrupted(epoch, err)
@@ -793,7 +797,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		info.Epoch = epoch
 		info.History = append(info.History, st)
 		ran++
-		prog.epoch(st)
+		printEpoch(prog, st, m.cfg)
 		if err := saveEpoch(rd, *info, st, m); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
@@ -802,9 +806,9 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		}
 	}
 	finish()
-	prog.printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
+	prog.Printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
 	if rd != nil {
-		if err := jsonfile.Write(rd.path(ResultFile), res); err != nil {
+		if err := jsonfile.Write(rd.Path(ResultFile), res); err != nil {
 			return res, fmt.Errorf("train: %w", err)
 		}
 	}
@@ -814,7 +818,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 // runEpoch trains and evaluates one epoch and returns its statistics; a new best
 // validation metric updates info's best epoch (once the epoch has succeeded). A loss
 // that diverged returns the epoch's statistics (marked diverged) with a *DivergedError.
-func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info *CheckpointInfo, prog *progress) (EpochStats, error) {
+func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info *CheckpointInfo, prog *progress.Progress) (EpochStats, error) {
 	cfg := m.cfg
 	epochStart, epochCPU := time.Now(), sysinfo.ProcessCPUSeconds()
 	lr := LearningRate(cfg, epoch-1)
@@ -838,9 +842,9 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 		splits = append(splits, "test")
 	}
 	if m.miniBatch() {
-		prog.phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
+		prog.Phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
 	} else {
-		prog.working(epoch, "evaluating "+strings.Join(splits, " and "))
+		prog.Working(epoch, "evaluating "+strings.Join(splits, " and "))
 	}
 	val, err := m.evaluate(ds, splits)
 	if err != nil {
@@ -858,7 +862,7 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	}
 	st.Best = info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal)
 	if st.Best && len(val) == 1 && len(ds.Split.Test) > 0 {
-		prog.working(epoch, "evaluating test (a new best validation "+cfg.Metric+")")
+		prog.Working(epoch, "evaluating test (a new best validation "+cfg.Metric+")")
 		test, err := m.evaluate(ds, []string{"test"})
 		if err != nil {
 			return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
@@ -884,22 +888,21 @@ func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
 	// before, and a resumed run repeats this epoch (the same seed gives the same epoch)
 	// and writes both again.
 	if st.Best {
-		if err := saveCheckpoint(rd.path(BestCheckpointFile), info, m.store); err != nil {
+		if err := saveCheckpoint(rd.Path(BestCheckpointFile), info, m.store); err != nil {
 			return err
 		}
 	}
-	if err := saveCheckpoint(rd.path(LastCheckpointFile), info, m.store); err != nil {
+	if err := saveCheckpoint(rd.Path(LastCheckpointFile), info, m.store); err != nil {
 		return err
 	}
-	return rd.commit()
+	return rd.Commit()
 }
 
-// divergedRun ends a run whose loss diverged in epoch st: the epoch goes to the progress
-// output and the logs (marked diverged, its non-finite values null in log.jsonl) but to
-// no checkpoint, so best.ckpt and last.ckpt keep the epochs before; the result holds
+// divergedRun ends a run whose loss diverged in epoch st (whose progress line the caller
+// wrote): the epoch goes to the logs (marked diverged, its non-finite values null in
+// log.jsonl) but to no checkpoint, so best.ckpt and last.ckpt keep the epochs before; the result holds
 // it in its history.
-func divergedRun(res *Result, st EpochStats, prog *progress, logs *runLogs, d *DivergedError) (*Result, error) {
-	prog.epoch(st)
+func divergedRun(res *Result, st EpochStats, logs *runLogs, d *DivergedError) (*Result, error) {
 	res.History = append(slices.Clone(res.History), st)
 	err := fmt.Errorf("train: %w", d)
 	if lerr := logs.epoch(st); lerr != nil {
@@ -948,7 +951,7 @@ func TrainFromSpec(ctx context.Context, spec string, cfg Config, opts TrainOptio
 	if err != nil {
 		err = fmt.Errorf("train: %w", err)
 		if rd != nil {
-			if cerr := rd.close(); cerr != nil {
+			if cerr := rd.Close(); cerr != nil {
 				err = errors.Join(err, fmt.Errorf("train: %w", cerr))
 			}
 		}

@@ -40,28 +40,36 @@ type GPSConfig struct {
 	PerformerSeed uint64
 }
 
-// Validate reports the first invalid field of c.
+// Validate reports the first invalid field of c, as a *FieldError.
 func (c GPSConfig) Validate() error {
-	if !slices.Contains(LocalModels(), c.Local) {
-		return fmt.Errorf("gps config: unknown local model %q (want %s)", c.Local, choices(LocalModels()))
-	}
-	if !slices.Contains(GlobalModels(), c.Global) {
-		return fmt.Errorf("gps config: unknown global model %q (want %s)", c.Global, choices(GlobalModels()))
-	}
-	if !slices.Contains(Norms(), c.Norm) {
-		return fmt.Errorf("gps config: unknown norm %q (want %s)", c.Norm, choices(Norms()))
-	}
-	if c.Global != GlobalNone && c.Heads <= 0 {
-		return fmt.Errorf("gps config: Heads must be positive, got %d", c.Heads)
-	}
-	if !(c.Dropout >= 0 && c.Dropout < 1) || !(c.AttentionDropout >= 0 && c.AttentionDropout < 1) {
-		return fmt.Errorf("gps config: dropout rates must be in [0, 1), got %g and %g", c.Dropout, c.AttentionDropout)
-	}
-	if c.PerformerFeatures < 0 {
-		return fmt.Errorf("gps config: PerformerFeatures must be ≥ 0, got %d", c.PerformerFeatures)
+	switch {
+	case !slices.Contains(LocalModels(), c.Local):
+		return &FieldError{"Local", fmt.Sprintf("unknown value %q (choices: %s)", c.Local, choices(LocalModels()))}
+	case !slices.Contains(GlobalModels(), c.Global):
+		return &FieldError{"Global", fmt.Sprintf("unknown value %q (choices: %s)", c.Global, choices(GlobalModels()))}
+	case !slices.Contains(Norms(), c.Norm):
+		return &FieldError{"Norm", fmt.Sprintf("unknown value %q (choices: %s)", c.Norm, choices(Norms()))}
+	case c.Global != GlobalNone && c.Heads <= 0:
+		return &FieldError{"Heads", fmt.Sprintf("%d, want ≥ 1 with attention", c.Heads)}
+	case !(c.Dropout >= 0 && c.Dropout < 1):
+		return &FieldError{"Dropout", fmt.Sprintf("%v, want in [0, 1)", c.Dropout)}
+	case !(c.AttentionDropout >= 0 && c.AttentionDropout < 1):
+		return &FieldError{"AttentionDropout", fmt.Sprintf("%v, want in [0, 1)", c.AttentionDropout)}
+	case c.PerformerFeatures < 0:
+		return &FieldError{"PerformerFeatures", fmt.Sprintf("%d, want ≥ 0", c.PerformerFeatures)}
 	}
 	return nil
 }
+
+// FieldError is GPSConfig.Validate's error: the field refused (its Go name, e.g.
+// "Local") and why, so that a caller with other names for the fields (gexph's config
+// keys) can name them its way.
+type FieldError struct {
+	Field, Reason string
+}
+
+// Error says "gps config: Field: Reason".
+func (e *FieldError) Error() string { return "gps config: " + e.Field + ": " + e.Reason }
 
 // GPSLayerBuilder assembles one GPS layer (GraphGPS / Exphormer): a local MPNN and a
 // global attention model run on the same input, each followed by dropout, a residual

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/gexph/compare"
 )
 
 // errBackendsDiffer is returned by compare when a difference exceeds the tolerance.
@@ -20,7 +21,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	df := addDataFlags(fs, "pattern")
 	batch := fs.Int("batch", 0, "graphs in the batch (0: the config's batch_size); transductive data sets use their whole graph")
 	padding := fs.String("padding", "", "batch padding of both models: none, pow2, exp:B, linear:S (default: the tested backend's)")
-	tol := fs.Float64("tol", gexph.DefaultCompareTolerance, "largest relative difference max|a−b|/max|b| accepted per tensor")
+	tol := fs.Float64("tol", compare.DefaultTolerance, "largest relative difference max|a−b|/max|b| accepted per tensor")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -42,7 +43,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-dataset %s: %w", *df.spec, err)
 	}
-	res, err := gexph.CompareBackends(cfg, ds, gexph.CompareOptions{Backend: *backend, Reference: *reference, Padding: *padding, Tolerance: *tol})
+	res, err := compare.Backends(cfg, ds, compare.Options{Backend: *backend, Reference: *reference, Padding: *padding, Tolerance: *tol})
 	if err != nil {
 		return err
 	}
@@ -73,9 +74,9 @@ func compareDataOptions(cfg gexph.Config, df dataFlags, warnings io.Writer) data
 }
 
 // worstDiff is the largest difference of a comparison (a NaN one first).
-func worstDiff(r gexph.BackendComparison) gexph.TensorDiff {
+func worstDiff(r compare.Result) compare.TensorDiff {
 	w := r.Inference
-	for _, d := range []gexph.TensorDiff{r.Training, r.LossDiff, r.WorstGradient} {
+	for _, d := range []compare.TensorDiff{r.Training, r.LossDiff, r.WorstGradient} {
 		if !(d.RelErr <= w.RelErr) { // NaN wins
 			w = d
 		}
@@ -84,11 +85,11 @@ func worstDiff(r gexph.BackendComparison) gexph.TensorDiff {
 }
 
 // printComparison writes the readable report of a comparison.
-func printComparison(w io.Writer, r gexph.BackendComparison) {
+func printComparison(w io.Writer, r compare.Result) {
 	fmt.Fprintf(w, "backend      %s\nreference    %s\ndata set     %s (%d graphs, %d nodes, %d node rows padded)\nparameters   %d\n",
 		r.Backend, r.Reference, r.Dataset, r.Graphs, r.Nodes, r.PadNodes, r.Params)
 	fmt.Fprintf(w, "loss         %.7g against %.7g\n", r.Loss, r.RefLoss)
-	for _, d := range []gexph.TensorDiff{r.Inference, r.Training, r.LossDiff} {
+	for _, d := range []compare.TensorDiff{r.Inference, r.Training, r.LossDiff} {
 		fmt.Fprintf(w, "%-22s rel %.3g  (max abs %.3g over %d values)\n", d.Name, d.RelErr, d.MaxAbs, d.Size)
 	}
 	fmt.Fprintf(w, "gradients of %d variables, worst first:\n", len(r.Gradients))

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/gexph/torchexport"
 	"github.com/gexph/gexph/internal/atomicfile"
 )
 
@@ -222,7 +223,7 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	if *ckpt == "" || *out == "" {
 		return fmt.Errorf("-ckpt and -out are required")
 	}
-	n, err := gexph.ExportSafetensors(*ckpt, *out)
+	n, err := torchexport.Safetensors(*ckpt, *out)
 	if err != nil {
 		return err
 	}

@@ -7,20 +7,21 @@ import (
 
 	"github.com/gexph/gexph/data/npy"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/gexph/torchexport"
 	"github.com/gexph/gexph/internal/atomicfile"
 )
 
 // writeExportBatch writes one batch of the checkpoint's data set, as the model sees it,
-// with the model's outputs on it, to path as .npz (see gexph.ExportBatch): every present
+// with the model's outputs on it, to path as .npz (see torchexport.ExportBatch): every present
 // input by its snake_case name, "outputs" [rows, outDim], "graphs" (the data set
 // indices of the batch's graphs) and "node_level" (whether the rows are nodes);
 // tools/torch/gexph_torch.py reproduces the outputs. Warnings of the data go to warnings.
-func writeExportBatch(ckpt string, df dataFlags, path string, maxGraphs int, warnings io.Writer) (*gexph.BatchExport, error) {
+func writeExportBatch(ckpt string, df dataFlags, path string, maxGraphs int, warnings io.Writer) (*torchexport.Batch, error) {
 	ds, _, err := checkpointData(ckpt, df, nil, warnings)
 	if err != nil {
 		return nil, err
 	}
-	be, err := gexph.ExportBatch(ckpt, ds, maxGraphs, gexph.ModelOptions{})
+	be, err := torchexport.ExportBatch(ckpt, ds, maxGraphs, gexph.ModelOptions{})
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gomlx/compute"
 )
 
@@ -94,7 +94,7 @@ func writeExamples(w io.Writer, name string) {
 
 // versionInfo is what `gexph version` reports.
 type versionInfo struct {
-	// Version is the module version and commit (gexph.Version).
+	// Version is the module version and commit (buildcheck.Version).
 	Version string `json:"version"`
 	// Commit and CommitTime are the build's VCS revision and its time; Modified tells a
 	// build of a modified tree.
@@ -106,13 +106,13 @@ type versionInfo struct {
 	GOEXPERIMENT string `json:"goexperiment"`
 	// Backends are the compute backends linked in (go; xla in an xla build).
 	Backends []string `json:"backends"`
-	// Warnings are the build's problems for speed (gexph.BuildWarnings).
+	// Warnings are the build's problems for speed (buildcheck.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
 // buildVersion collects the versionInfo of the build bi (nil: no build information).
 func buildVersion(bi *debug.BuildInfo) versionInfo {
-	v := versionInfo{Version: gexph.Version(), GoVersion: runtime.Version(), Backends: compute.List()}
+	v := versionInfo{Version: buildcheck.Version(), GoVersion: runtime.Version(), Backends: compute.List()}
 	if bi == nil {
 		return v
 	}
@@ -128,7 +128,7 @@ func buildVersion(bi *debug.BuildInfo) versionInfo {
 			v.GOEXPERIMENT = s.Value
 		}
 	}
-	v.Warnings = gexph.BuildWarnings(bi)
+	v.Warnings = buildcheck.Warnings(bi)
 	return v
 }
 

@@ -1,6 +1,11 @@
-package gexph
+package torchexport
 
-import "testing"
+import (
+	"reflect"
+	"testing"
+
+	"github.com/gexph/gexph/gexph"
+)
 
 // TestSnakeCaseNamesEveryInputDistinctly checks the batch export's names of the Inputs
 // fields: acronyms kept whole, and no two fields named alike.
@@ -11,11 +16,12 @@ func TestSnakeCaseNamesEveryInputDistinctly(t *testing.T) {
 			t.Errorf("snakeCase(%q) = %q, want %q", in, got, want)
 		}
 	}
-	in := Inputs[Array]{}
-	for _, f := range in.fields() {
-		*f = Array{Dims: []int{0}}
+	in := gexph.Inputs[gexph.Array]{}
+	v := reflect.ValueOf(&in).Elem()
+	for i := range v.NumField() {
+		v.Field(i).Set(reflect.ValueOf(gexph.Array{Dims: []int{0}}))
 	}
-	if got, want := len(in.byName()), len(in.fields()); got != want {
+	if got, want := len(byName(&in)), v.NumField(); got != want {
 		t.Errorf("%d distinct names for %d input fields", got, want)
 	}
 }

@@ -1,4 +1,9 @@
-package gexph
+// Package compare holds a backend to another: the same model with the same weights, on
+// one batch, on two GoMLX backends (the pure-Go one and XLA on a GPU, say), compared
+// tensor by tensor — inference outputs, training-mode outputs and loss, and the gradient
+// of every trainable variable. It is `gexph compare`, and how a new backend is held to
+// the pure-Go one (docs/GPU.md).
+package compare
 
 import (
 	"cmp"
@@ -9,18 +14,16 @@ import (
 	"strconv"
 
 	"github.com/gexph/gexph/data"
-	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
-	"github.com/gomlx/gomlx/core/tensors"
-	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gexph/gexph/gexph"
 )
 
-// DefaultCompareTolerance is the largest relative difference CompareBackends accepts by
+// DefaultTolerance is the largest relative difference Backends accepts by
 // default between two backends' outputs or gradients (float32 with another order of
 // summation, another exp and another matmul stays well inside it).
-const DefaultCompareTolerance = 1e-4
+const DefaultTolerance = 1e-4
 
-// CompareOptions selects what CompareBackends runs.
-type CompareOptions struct {
+// Options selects what Backends runs.
+type Options struct {
 	// Backend is the backend under test; Reference the one it is held to ("" is the
 	// pure-Go backend).
 	Backend, Reference string
@@ -31,7 +34,7 @@ type CompareOptions struct {
 	// Padding is the batch padding of both models ("" picks it for Backend, as Train
 	// does), so that both see the same shapes.
 	Padding string
-	// Tolerance is the largest relative difference accepted (0: DefaultCompareTolerance).
+	// Tolerance is the largest relative difference accepted (0: DefaultTolerance).
 	Tolerance float64
 }
 
@@ -68,8 +71,8 @@ func jsonNumber(x float64) any {
 	return strconv.FormatFloat(x, 'g', -1, 64)
 }
 
-// BackendComparison is the outcome of CompareBackends. The JSON names are stable.
-type BackendComparison struct {
+// Result is the outcome of Backends. The JSON names are stable.
+type Result struct {
 	Backend   string `json:"backend"`
 	Reference string `json:"reference"`
 	Dataset   string `json:"dataset"`
@@ -95,49 +98,49 @@ type BackendComparison struct {
 	OK        bool    `json:"ok"`
 }
 
-// CompareBackends builds the model of cfg for ds on two backends with the same weights
+// Backends builds the model of cfg for ds on two backends with the same weights
 // (the reference model's initial weights are copied into the other) and compares, on one
 // batch, the inference outputs, the training-mode outputs and loss, and the gradient of
 // the loss for every trainable variable. Dropout is switched off, so that both backends
 // compute the same function. It is how a new backend (XLA on a GPU) is held to the
 // pure-Go one.
-func CompareBackends(cfg Config, ds *data.Dataset, opts CompareOptions) (BackendComparison, error) {
+func Backends(cfg gexph.Config, ds *data.Dataset, opts Options) (Result, error) {
 	cfg.Dropout, cfg.AttnDropout = 0, 0
-	res := BackendComparison{Backend: backendOrDefault(opts.Backend), Reference: backendOrDefault(opts.Reference),
+	res := Result{Backend: backendOrDefault(opts.Backend), Reference: backendOrDefault(opts.Reference),
 		Dataset: ds.Name, Tolerance: opts.Tolerance}
 	if res.Tolerance == 0 {
-		res.Tolerance = DefaultCompareTolerance
+		res.Tolerance = DefaultTolerance
 	}
 	if res.Tolerance < 0 || math.IsNaN(res.Tolerance) {
 		return res, fmt.Errorf("compare: tolerance %v: want a positive number", opts.Tolerance)
 	}
 	padding := opts.Padding
 	if padding == "" {
-		padding = defaultPadding(res.Backend, ds.Transductive)
+		padding = gexph.DefaultPadding(res.Backend, ds.Transductive)
 	}
-	test, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: padding})
+	test, err := gexph.NewModelWithOptions(cfg, ds, gexph.ModelOptions{Backend: opts.Backend, Padding: padding})
 	if err != nil {
 		return res, fmt.Errorf("compare: backend %s: %w", res.Backend, err)
 	}
 	defer test.Close()
-	ref, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Reference, Padding: padding})
+	ref, err := gexph.NewModelWithOptions(cfg, ds, gexph.ModelOptions{Backend: opts.Reference, Padding: padding})
 	if err != nil {
 		return res, fmt.Errorf("compare: reference %s: %w", res.Reference, err)
 	}
 	defer ref.Close()
-	if err := copyVariables(test.store, ref.store); err != nil {
+	if err := test.CopyWeightsFrom(ref); err != nil {
 		return res, fmt.Errorf("compare: %w", err)
 	}
-	b, err := ref.compareBatch(ds, opts.Graphs)
+	b, err := batch(ref, cfg, ds, opts.Graphs)
 	if err != nil {
 		return res, fmt.Errorf("compare: %w", err)
 	}
-	res.Graphs, res.Nodes, res.PadNodes, res.Params = b.NumGraphs, b.NumNodes, b.PadNodes, ref.params
-	want, err := ref.probe(b)
+	res.Graphs, res.Nodes, res.PadNodes, res.Params = b.NumGraphs, b.NumNodes, b.PadNodes, ref.ParamCount()
+	want, err := probe(ref, b)
 	if err != nil {
 		return res, fmt.Errorf("compare: reference %s: %w", res.Reference, err)
 	}
-	got, err := test.probe(b)
+	got, err := probe(test, b)
 	if err != nil {
 		return res, fmt.Errorf("compare: backend %s: %w", res.Backend, err)
 	}
@@ -149,13 +152,13 @@ func CompareBackends(cfg Config, ds *data.Dataset, opts CompareOptions) (Backend
 // backendOrDefault names the pure-Go backend for "".
 func backendOrDefault(spec string) string {
 	if spec == "" {
-		return DefaultBackend
+		return gexph.DefaultBackend
 	}
 	return spec
 }
 
 // fill sets the differences and the verdict from the two probes.
-func (r *BackendComparison) fill(got, want *probeResult) {
+func (r *Result) fill(got, want *probeResult) {
 	r.Inference = diffTensor("inference outputs", got.inference, want.inference)
 	r.Training = diffTensor("training outputs", got.training, want.training)
 	r.LossDiff = diffTensor("loss", []float32{float32(got.loss)}, []float32{float32(want.loss)})
@@ -216,48 +219,15 @@ func diffTensor(name string, got, want []float32) TensorDiff {
 	return d
 }
 
-// copyVariables gives every variable of dst the value of the variable of the same path
-// in src (as a host copy, so the stores may live on different backends).
-func copyVariables(dst, src *model.Store) error {
-	for v := range src.IterVariables() {
-		if !v.HasValue() {
-			continue
-		}
-		t, err := v.Value()
-		if err != nil {
-			return fmt.Errorf("variable %s: %w", v.Path(), err)
-		}
-		host, err := t.LocalClone()
-		if err != nil {
-			return fmt.Errorf("variable %s: %w", v.Path(), err)
-		}
-		w := dst.GetVariable(v.Path())
-		if w == nil {
-			if w, err = dst.CreateVariable(v.Path(), host); err != nil {
-				return fmt.Errorf("variable %s: %w", v.Path(), err)
-			}
-			w.SetTrainable(v.Trainable)
-			continue
-		}
-		if !w.Shape().Equal(host.Shape()) {
-			return fmt.Errorf("variable %s: shape %s against %s", v.Path(), w.Shape(), host.Shape())
-		}
-		if err := w.SetValue(host); err != nil {
-			return fmt.Errorf("variable %s: %w", v.Path(), err)
-		}
-	}
-	return nil
-}
-
-// compareBatch is the batch CompareBackends runs: a transductive data set's whole graph
-// (loss on the training nodes), or the given graphs (default: the first BatchSize
-// training graphs).
-func (m *Model) compareBatch(ds *data.Dataset, graphs []int) (*Batch, error) {
-	if m.spec.transductive {
+// batch is the batch Backends runs: a transductive data set's whole graph (loss on the
+// training nodes), or the given graphs (default: the first cfg.BatchSize training
+// graphs).
+func batch(m *gexph.Model, cfg gexph.Config, ds *data.Dataset, graphs []int) (*gexph.Batch, error) {
+	if ds.Transductive {
 		return m.BuildBatch(ds, []int{0}, ds.Split.Train)
 	}
 	if graphs == nil {
-		graphs = ds.Split.Train[:min(max(m.cfg.BatchSize, 1), len(ds.Split.Train))]
+		graphs = ds.Split.Train[:min(max(cfg.BatchSize, 1), len(ds.Split.Train))]
 	}
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("data set %s has no training graph to compare on", ds.Name)
@@ -265,7 +235,7 @@ func (m *Model) compareBatch(ds *data.Dataset, graphs []int) (*Batch, error) {
 	return m.BuildBatch(ds, graphs, nil)
 }
 
-// probeResult is what one backend computes on a batch for CompareBackends.
+// probeResult is what one backend computes on a batch for Backends.
 type probeResult struct {
 	inference, training []float32
 	loss                float64
@@ -276,67 +246,19 @@ type probeResult struct {
 // probe runs b through m in inference mode, then in training mode with the gradients of
 // the loss. The batch's tensors are released before and after, so that each backend
 // makes its own.
-func (m *Model) probe(b *Batch) (*probeResult, error) {
+func probe(m *gexph.Model, b *gexph.Batch) (*probeResult, error) {
 	b.Release()
 	defer b.Release()
 	inf, err := m.Predict(b)
 	if err != nil {
 		return nil, err
 	}
-	p, err := m.lossGradients(b)
+	g, err := m.LossGradients(b)
 	if err != nil {
 		return nil, err
 	}
-	p.inference = inf
-	return p, nil
+	return &probeResult{inference: inf, training: g.Outputs, loss: g.Loss, names: g.Names, grads: g.ByName}, nil
 }
 
-// lossGradients runs the training-mode pass on b and returns its outputs for the real
-// rows, its loss and the gradient of the loss for every trainable variable the graph
-// uses (by variable path). No variable changes.
-func (m *Model) lossGradients(b *Batch) (*probeResult, error) {
-	if err := m.checkPresence(b); err != nil {
-		return nil, err
-	}
-	var names []string
-	e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
-		g := ins[0].Graph()
-		scope.SetTraining(g, true)
-		in := m.bind(ins)
-		out := m.modelGraph(scope, in)
-		loss := m.lossGraph(out, in)
-		names = names[:0]
-		for v := range scope.IterVariables() {
-			if v.Trainable && v.InUseByGraph(g) {
-				names = append(names, v.Path())
-			}
-		}
-		return append([]*Node{loss, out}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
-	})
-	if err != nil {
-		return nil, fmt.Errorf("gradients: %w", err)
-	}
-	defer e.Finalize()
-	outs, err := e.Call(b.tensors()...)
-	if err != nil {
-		return nil, fmt.Errorf("gradients: %w", err)
-	}
-	defer func() {
-		for _, o := range outs {
-			o.FinalizeAll()
-		}
-	}()
-	if len(outs) != len(names)+2 {
-		return nil, fmt.Errorf("gradients: %d outputs for %d variables", len(outs), len(names))
-	}
-	p := &probeResult{
-		loss:     float64(tensors.MustCopyFlatData[float32](outs[0])[0]),
-		training: tensors.MustCopyFlatData[float32](outs[1])[:b.Rows*m.spec.outDim],
-		names:    names,
-		grads:    map[string][]float32{},
-	}
-	for i, name := range names {
-		p.grads[name] = tensors.MustCopyFlatData[float32](outs[i+2])
-	}
-	return p, nil
-}
+// finite tells whether x is neither NaN nor infinite.
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }

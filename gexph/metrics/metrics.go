@@ -1,4 +1,8 @@
-package gexph
+// Package metrics computes the evaluation metrics of the paper's tasks from predictions
+// and targets on the host: accuracy, weighted (class-balanced) accuracy, macro F1,
+// average precision over labels and mean absolute error. Each refuses inputs of
+// different lengths or none.
+package metrics
 
 import (
 	"errors"

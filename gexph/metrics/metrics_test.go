@@ -1,4 +1,4 @@
-package gexph
+package metrics
 
 import (
 	"math"
