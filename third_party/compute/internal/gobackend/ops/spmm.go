@@ -249,15 +249,28 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 	splitWork(backend, n, max(1, rowsMinChunk/(4*max(width, 1))), func(lo, hi int) {
 		l, h := int32(lo), int32(hi)
 		wa := width / p.repeat
+		var spread []float32 // Short segments: the weights spread over a row, one pass of full vectors.
+		if p.repeat > 1 && p.repeat < simd.BroadcastFloat32s(0).Len() {
+			spread = make([]float32, width)
+		}
 		for e, i := range dst {
 			if i < l || i >= h {
 				continue
 			}
 			row := x[int(max(0, min(last, src[e])))*width:][:width]
 			o := out[int(i)*width:][:width]
-			if p.repeat == 1 {
+			switch {
+			case p.repeat == 1:
 				addProducts(o, a[e*width:][:width], row)
-			} else {
+			case spread != nil:
+				for j, wj := range a[e*wa:][:wa] {
+					seg := spread[j*p.repeat:][:p.repeat]
+					for k := range seg {
+						seg[k] = wj
+					}
+				}
+				addProducts(o, spread, row)
+			default:
 				addScaled(o, a[e*wa:][:wa], row, p.repeat)
 			}
 		}
@@ -345,6 +358,20 @@ func (*GatheredDotFusion) Apply(b *gobackend.Builder) (bool, error) {
 		r.ClearCachedExecutor()
 	}
 	return false, nil
+}
+
+// nodeReduceConfig is the reduction's configuration as the SIMD executor reads it, and
+// false where the node does not give one.
+func nodeReduceConfig(node *gobackend.Node, operand *gobackend.Buffer) (ReduceConfig, bool) {
+	switch d := node.Data.(type) {
+	case *ReduceConfig:
+		return *d, true
+	case ReduceConfig:
+		return d, true
+	case []int:
+		return DetermineReduceConfig(operand.RawShape, d), true
+	}
+	return ReduceConfig{}, false
 }
 
 // execGatheredDot runs a fused ReduceSum (see gatheredDot), the edges split across the

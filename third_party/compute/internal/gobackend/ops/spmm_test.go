@@ -100,8 +100,8 @@ func runSpmm(t *testing.T, config string, c spmmCase, x, a, operand []float32, s
 }
 
 // TestGatherMulScatterEqualsUnfused holds the fused message-passing sum to the unfused
-// ops bit for bit: rows of one value and of [4, 10] with a weight per element or per
-// head, isolated nodes, indices out of range (clamped sources, skipped destinations), a
+// ops bit for bit: rows of one value and of [4, 10] and [2, 20] with a weight per element
+// or per head (segments shorter and longer than a SIMD vector), isolated nodes, indices out of range (clamped sources, skipped destinations), a
 // gather that has another consumer, and graphs large enough to split across workers;
 // and to a float64 sum computed here.
 func TestGatherMulScatterEqualsUnfused(t *testing.T) {
@@ -113,6 +113,7 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 		{n: 3000, e: 60000, trailing: []int{40}, weightTrail: []int{40}},
 		{n: 20, e: 100, trailing: []int{3, 5}, weightTrail: []int{1, 1}},
 		{n: 300, e: 5000, trailing: []int{4, 10}, weightTrail: []int{4, 1}, reshape: true},
+		{n: 300, e: 5000, trailing: []int{2, 20}, weightTrail: []int{2, 1}}, // Segments of a full vector and more.
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, c := range cases {
