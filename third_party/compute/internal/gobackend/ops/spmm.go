@@ -83,7 +83,7 @@ func (*GatherMulScatterFusion) Apply(b *gobackend.Builder) (bool, error) {
 			continue
 		}
 		mul := s.Inputs[2]
-		if mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 {
+		if mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 || len(mul.Inputs) != 2 || mul.Data != nil && !isBroadcastData(mul) {
 			continue
 		}
 		for k, g := range mul.Inputs {
@@ -129,6 +129,13 @@ func liveUses(f *gobackend.Function) []int {
 		visit(out)
 	}
 	return uses
+}
+
+// isBroadcastData tells whether n's Data is the broadcast configuration of a plain
+// binary op (and not the Data of a fused node).
+func isBroadcastData(n *gobackend.Node) bool {
+	_, ok := n.Data.(*gobackend.BroadcastConfig)
+	return ok
 }
 
 // isRowScatter tells whether s adds float32 rows [E, …] into the rows of its operand
@@ -340,7 +347,7 @@ func (*GatheredDotFusion) Apply(b *gobackend.Builder) (bool, error) {
 		}
 		mul := r.Inputs[0]
 		if mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 || len(mul.Inputs) != 2 ||
-			r.Shape.DType != dtypes.Float32 || r.Shape.IsDynamic() || mul.Shape.IsDynamic() || mul.Shape.Rank() < 2 {
+			mul.Data != nil && !isBroadcastData(mul) || r.Shape.DType != dtypes.Float32 || r.Shape.IsDynamic() || mul.Shape.IsDynamic() || mul.Shape.Rank() < 2 {
 			continue
 		}
 		cfg, ok := nodeReduceConfig(r, &gobackend.Buffer{RawShape: mul.Shape})
