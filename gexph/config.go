@@ -135,6 +135,10 @@ type Config struct {
 	HeadLayers int `json:"head_layers"`
 	// HeadNorm adds a batch norm after each hidden head layer (GraphGym's node head).
 	HeadNorm bool `json:"head_norm"`
+	// HeadL2Norm scales each hidden head layer's output (after its ReLU) to unit L2 norm
+	// per row, as the reference code's head does: GraphGym's MLP (PyG 2.0.4) gives its
+	// hidden layers has_l2norm = true whatever the config says (docs/REFERENCE.md).
+	HeadL2Norm bool `json:"head_l2norm"`
 
 	// BatchSize is the number of graphs per step (inductive data sets; transductive ones
 	// train full-batch).

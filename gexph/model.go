@@ -625,7 +625,7 @@ func (m *Model) headGraph(scope *model.Scope, h *Node, in *Inputs[*Node]) *Node 
 	if !m.spec.nodeLevel {
 		rows, rowMask = layers.GraphPool(h, in.GraphID, in.NodeMask, gp, m.cfg.Pooling), in.GraphMask
 	}
-	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(m.cfg.HeadLayers)
+	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(m.cfg.HeadLayers).L2Normalize(m.cfg.HeadL2Norm)
 	if m.cfg.HeadNorm {
 		hb.BatchNorm(rowMask)
 	}
