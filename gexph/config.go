@@ -127,6 +127,12 @@ type Config struct {
 	// ReferenceAttention scores Exphormer attention as the reference code does,
 	// exp(clamp(score, −5, 5)) normalised, instead of an exact softmax.
 	ReferenceAttention bool `json:"reference_attention"`
+	// ReferenceVirtualNodes carries the virtual nodes as the reference code does: a
+	// virtual node's state for the next layer is the attention's output for it alone (no
+	// residual, normalisation or feed-forward block), and virtual nodes stay out of the
+	// batch-norm statistics. Off, they are rows like the real nodes and pass through the
+	// whole GPS layer (docs/REFERENCE.md).
+	ReferenceVirtualNodes bool `json:"reference_virtual_nodes"`
 	// PreMPLayers is the number of GraphGym pre-message-passing layers between the node
 	// encoder and the first GPS layer (linear map, the GPS norm when it is batch,
 	// dropout, ReLU; 0: none). The reference code's transductive configs use 1.
@@ -343,6 +349,9 @@ func (c *Config) validateSampling() error {
 		if _, err := ParseFanout(c.Fanout, c.Layers); err != nil {
 			return err
 		}
+	}
+	if c.ReferenceVirtualNodes && c.BatchNodes > 0 {
+		return fmt.Errorf("config: reference_virtual_nodes applies to whole graphs, not to mini-batches (batch_nodes = %d)", c.BatchNodes)
 	}
 	if c.BatchNodes > 0 {
 		if err := c.checkMiniBatch(); err != nil {

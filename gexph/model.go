@@ -579,6 +579,9 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs, weights **Node) (*Node, *Node) {
 	cfg := m.cfg
 	lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, m.gpsConfig()).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
+	if cfg.ReferenceVirtualNodes && m.numVirtual > 0 {
+		lb.ReferenceVirtualNodes(in.NodeMask.Shape().Dimensions[0])
+	}
 	if cfg.MPNN.PassesMessages() {
 		lb.LocalEdges(in.Src, in.Dst, e)
 		if in.InDegree != nil {
