@@ -133,6 +133,12 @@ type Config struct {
 	// batch-norm statistics. Off, they are rows like the real nodes and pass through the
 	// whole GPS layer (docs/REFERENCE.md).
 	ReferenceVirtualNodes bool `json:"reference_virtual_nodes"`
+	// TorchInit initialises as the reference's PyTorch modules do where gexph's default
+	// differs: biases of linear maps uniform in ±1/√fan_in (nn.Linear; default zero), and
+	// the embeddings of categorical node features as the linear map of their one-hot codes
+	// (GraphGPS's LinearNode on PATTERN's and CLUSTER's one-hot features: weights and bias
+	// uniform in ±1/√(codes); default N(0, 1) rows and a zero bias).
+	TorchInit bool `json:"torch_init"`
 	// PreMPLayers is the number of GraphGym pre-message-passing layers between the node
 	// encoder and the first GPS layer (linear map, the GPS norm when it is batch,
 	// dropout, ReLU; 0: none). The reference code's transductive configs use 1.
