@@ -127,6 +127,18 @@ type Config struct {
 	// ReferenceAttention scores Exphormer attention as the reference code does,
 	// exp(clamp(score, −5, 5)) normalised, instead of an exact softmax.
 	ReferenceAttention bool `json:"reference_attention"`
+	// ReferenceVirtualNodes carries the virtual nodes as the reference code does: a
+	// virtual node's state for the next layer is the attention's output for it alone (no
+	// residual, normalisation or feed-forward block), and virtual nodes stay out of the
+	// batch-norm statistics. Off, they are rows like the real nodes and pass through the
+	// whole GPS layer (docs/REFERENCE.md).
+	ReferenceVirtualNodes bool `json:"reference_virtual_nodes"`
+	// TorchInit initialises as the reference's PyTorch modules do where gexph's default
+	// differs: biases of linear maps uniform in ±1/√fan_in (nn.Linear; default zero), and
+	// the embeddings of categorical node features as the linear map of their one-hot codes
+	// (GraphGPS's LinearNode on PATTERN's and CLUSTER's one-hot features: weights and bias
+	// uniform in ±1/√(codes); default N(0, 1) rows and a zero bias).
+	TorchInit bool `json:"torch_init"`
 	// PreMPLayers is the number of GraphGym pre-message-passing layers between the node
 	// encoder and the first GPS layer (linear map, the GPS norm when it is batch,
 	// dropout, ReLU; 0: none). The reference code's transductive configs use 1.
@@ -135,6 +147,10 @@ type Config struct {
 	HeadLayers int `json:"head_layers"`
 	// HeadNorm adds a batch norm after each hidden head layer (GraphGym's node head).
 	HeadNorm bool `json:"head_norm"`
+	// HeadL2Norm scales each hidden head layer's output (after its ReLU) to unit L2 norm
+	// per row, as the reference code's head does: GraphGym's MLP (PyG 2.0.4) gives its
+	// hidden layers has_l2norm = true whatever the config says (docs/REFERENCE.md).
+	HeadL2Norm bool `json:"head_l2norm"`
 
 	// BatchSize is the number of graphs per step (inductive data sets; transductive ones
 	// train full-batch).
@@ -362,6 +378,9 @@ func (c *Config) validateSampling() error {
 		if _, err := ParseFanout(c.Fanout, c.Layers); err != nil {
 			return err
 		}
+	}
+	if c.ReferenceVirtualNodes && c.BatchNodes > 0 {
+		return fmt.Errorf("config: reference_virtual_nodes applies to whole graphs, not to mini-batches (batch_nodes = %d)", c.BatchNodes)
 	}
 	if c.BatchNodes > 0 {
 		if err := c.checkMiniBatch(); err != nil {

@@ -3,6 +3,7 @@ package gexph
 import (
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
 	"slices"
 	"strings"
@@ -288,6 +289,9 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 		m.pe = posenc.NewCache(cfg.PE == PERWSE, cfg.PESize)
 	}
 	m.store = model.NewStore()
+	if cfg.TorchInit {
+		m.store.RootScope().SetParam(layers.ParamFanInBias, true)
+	}
 	if err := m.store.SetRNGStateFromSeed(int64(cfg.Seed)); err != nil {
 		return nil, fmt.Errorf("model: seeding: %w", err)
 	}
@@ -573,6 +577,9 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs, weights **Node) (*Node, *Node) {
 	cfg := m.cfg
 	lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, m.gpsConfig()).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
+	if cfg.ReferenceVirtualNodes && m.numVirtual > 0 {
+		lb.ReferenceVirtualNodes(in.NodeMask.Shape().Dimensions[0])
+	}
 	if cfg.MPNN.PassesMessages() {
 		lb.LocalEdges(in.Src, in.Dst, e)
 		if in.InDegree != nil {
@@ -619,7 +626,7 @@ func (m *Model) headGraph(scope *model.Scope, h *Node, in *Inputs[*Node]) *Node 
 	if !m.spec.nodeLevel {
 		rows, rowMask = layers.GraphPool(h, in.GraphID, in.NodeMask, gp, m.cfg.Pooling), in.GraphMask
 	}
-	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(m.cfg.HeadLayers)
+	hb := layers.NewMLPHead(head, rows, m.spec.outDim).Layers(m.cfg.HeadLayers).L2Normalize(m.cfg.HeadL2Norm)
 	if m.cfg.HeadNorm {
 		hb.BatchNorm(rowMask)
 	}
@@ -635,7 +642,7 @@ func (m *Model) encodeNodes(scope *model.Scope, in *Inputs[*Node], dim int) *Nod
 	case data.Dense:
 		return layers.Linear(scope, in.X, true, dim)
 	case data.Categorical:
-		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim)
+		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim, m.cfg.TorchInit)
 	case data.Sparse:
 		g := in.NodeMask.Graph()
 		w := scope.VariableWithShape("weights", shapes.Make(dtypes.Float32, m.spec.node.cols, dim)).NodeValue(g)
@@ -668,27 +675,46 @@ func (m *Model) encodeEdgeTable(scope *model.Scope, in *Inputs[*Node], dim int) 
 		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
 		return Add(table, InsertAxes(b, 0)), Reshape(in.ECat, ep)
 	case m.spec.edge.kind == data.Categorical:
-		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim), nil
+		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim, false), nil
 	}
 	one := layers.EdgeTypeEmbedding(scope, Zeros(g, shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
 	return one, Zeros(g, shapes.Make(dtypes.Int32, ep))
 }
 
 // categoricalEmbedding sums one learned embedding per column of codes [R, C] and adds a
-// bias: the linear map of the concatenated one-hot codes.
-func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int) *Node {
+// bias: the linear map of the concatenated one-hot codes. With oneHotInit the tables and
+// the bias are initialised as PyTorch's nn.Linear of that one-hot vector (uniform in
+// ±1/√(total codes)); otherwise the rows N(0, 1) and the bias zero.
+func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, oneHotInit bool) *Node {
 	g := codes.Graph()
+	biasScope := scope.WithInitializer(initializer.Zero)
+	var uniform *model.Scope
+	if oneHotInit {
+		width := 0
+		for _, n := range card {
+			width += max(n, 1)
+		}
+		limit := 1 / math.Sqrt(float64(max(width, 1)))
+		uniform = scope.WithInitializer(initializer.RandomUniformFn(scope, -limit, limit))
+		biasScope = uniform
+	}
 	var sum *Node
 	for c, n := range card {
 		col := Reshape(Slice(codes, AxisRange(), AxisRange(c, c+1)), -1)
-		emb := layers.EdgeTypeEmbedding(scope.In("column_%d", c), col, max(n, 1), dim, dtypes.Float32)
+		var emb *Node
+		if oneHotInit {
+			table := uniform.In("column_%d", c).VariableWithShape("embeddings", shapes.Make(dtypes.Float32, max(n, 1), dim)).NodeValue(g)
+			emb = Gather(table, InsertAxes(ConvertDType(col, dtypes.Int32), -1))
+		} else {
+			emb = layers.EdgeTypeEmbedding(scope.In("column_%d", c), col, max(n, 1), dim, dtypes.Float32)
+		}
 		if sum == nil {
 			sum = emb
 		} else {
 			sum = Add(sum, emb)
 		}
 	}
-	b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+	b := biasScope.VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
 	if sum == nil {
 		return BroadcastToDims(InsertAxes(b, 0), codes.Shape().Dimensions[0], dim)
 	}

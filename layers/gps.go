@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/ml/model"
 )
@@ -89,13 +91,27 @@ type GPSLayerBuilder struct {
 	localTable, localIndex        *Node
 	localInDegree                 *Node
 	attnWeights                   **Node
+	// firstVirtual ≥ 0: rows from it on are virtual nodes carried the reference's way.
+	firstVirtual int
 }
 
 // NewGPSLayer starts a GPS layer on node states x [N, D] with hyperparameters cfg.
 // Variables in scope: "local", "attention", "norm_local", "norm_attention", "ffn",
 // "norm_ffn".
 func NewGPSLayer(scope *model.Scope, x *Node, cfg GPSConfig) *GPSLayerBuilder {
-	return &GPSLayerBuilder{scope: scope, x: x, cfg: cfg}
+	return &GPSLayerBuilder{scope: scope, x: x, cfg: cfg, firstVirtual: -1}
+}
+
+// ReferenceVirtualNodes makes the rows from firstVirtual on virtual nodes carried as the
+// reference code carries them (its ExphormerAttention, batch.virt_h = h_out[num_node:]):
+// a virtual node's new state is the attention's output for it alone, without residual,
+// dropout, normalisation or feed-forward block, and virtual rows stay out of every
+// normalisation's statistics (NormMask still restricts the other rows). Without it
+// (the default) virtual nodes are rows like the others and pass through the whole layer.
+// Needs a global model.
+func (b *GPSLayerBuilder) ReferenceVirtualNodes(firstVirtual int) *GPSLayerBuilder {
+	b.firstVirtual = firstVirtual
+	return b
 }
 
 // AttentionWeightsTo asks for Exphormer attention's weights: Done stores the normalised
@@ -193,9 +209,12 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 	cfg := b.cfg
 	checkRank("GPS input x", b.x, 2)
 	checkFloat("GPS input x", b.x)
+	if b.firstVirtual >= 0 {
+		b.excludeVirtualRows()
+	}
 	hIn := b.x
 	localEdgeState = b.localEdge
-	var sum *Node
+	var sum, hAttnRaw *Node
 	add := func(h *Node) {
 		if sum == nil {
 			sum = h
@@ -270,6 +289,7 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 			hAttn = NewPerformerAttention(scope, hIn, b.blockNodes, cfg.Heads).
 				Features(cfg.PerformerFeatures).Seed(cfg.PerformerSeed).Done()
 		}
+		hAttnRaw = hAttn
 		hAttn = Add(hIn, dropout(scope, hAttn, cfg.Dropout))
 		add(b.normalize("norm_attention", hAttn))
 	}
@@ -278,7 +298,34 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 		sum = hIn
 	}
 	h := Add(sum, FeedForward(b.scope.In("ffn"), sum, 2, cfg.Dropout))
-	return b.normalize("norm_ffn", h), localEdgeState
+	x = b.normalize("norm_ffn", h)
+	if b.firstVirtual >= 0 {
+		if hAttnRaw == nil {
+			failf("GPS layer: ReferenceVirtualNodes needs a global model")
+		}
+		virtual := BroadcastToDims(InsertAxes(b.virtualRows(), -1), dim(x, 0), dim(x, 1))
+		x = Where(virtual, hAttnRaw, x)
+	}
+	return x, localEdgeState
+}
+
+// virtualRows returns [N] booleans, true on the rows from firstVirtual on.
+func (b *GPSLayerBuilder) virtualRows() *Node {
+	n := dim(b.x, 0)
+	if b.firstVirtual > n {
+		failf("GPS layer: first virtual row %d beyond the %d rows", b.firstVirtual, n)
+	}
+	row := Iota(b.x.Graph(), shapes.Make(dtypes.Int32, n), 0)
+	return GreaterOrEqual(row, Scalar(b.x.Graph(), dtypes.Int32, b.firstVirtual))
+}
+
+// excludeVirtualRows takes the virtual rows out of the normalisation mask.
+func (b *GPSLayerBuilder) excludeVirtualRows() {
+	keep := asFloat(LogicalNot(b.virtualRows()), b.x.DType())
+	if b.normMask != nil {
+		keep = Mul(keep, asFloat(b.normMask, b.x.DType()))
+	}
+	b.normMask = keep
 }
 
 func (b *GPSLayerBuilder) needBlocks(model GlobalModel) {

@@ -282,3 +282,49 @@ func TestGPSLayerAttentionEdgeTable(t *testing.T) {
 		t.Errorf("gradient of the table is %g: the test is not sensitive", norm)
 	}
 }
+
+// TestGPSLayerReferenceVirtualNodes checks ReferenceVirtualNodes in training (batch
+// statistics on) against computations without it, on the same variables: the virtual
+// rows (the last two) come out as the bare Exphormer attention's output for them, and
+// the real rows as those of the ordinary layer whose normalisations leave the virtual
+// rows out of their statistics (NormMask).
+func TestGPSLayerReferenceVirtualNodes(t *testing.T) {
+	g := newGPSGraph(5)
+	const firstVirtual = 8
+	cfg := GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 2, ReferenceAttention: true}
+	realRows := make([]float64, g.n)
+	for i := range firstVirtual {
+		realRows[i] = 1
+	}
+	in := append(g.inputs(), tensors.FromFlatDataAndDimensions(realRows, g.n))
+	store := newStore(t, 6)
+	layer := func(opts func(b *GPSLayerBuilder, in []*Node)) []float64 {
+		return flat64(t, runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
+			b := NewGPSLayer(scope.In("gps"), in[0], cfg).LocalEdges(in[2], in[3], in[1]).
+				AttentionEdges(in[5], in[6], in[4]).EquivStablePE(in[8])
+			opts(b, in)
+			x, _ := b.Done()
+			return []*Node{x}
+		}, in...)[0])
+	}
+	got := layer(func(b *GPSLayerBuilder, _ []*Node) { b.ReferenceVirtualNodes(firstVirtual) })
+	masked := layer(func(b *GPSLayerBuilder, in []*Node) { b.NormMask(in[9]) })
+	plain := layer(func(*GPSLayerBuilder, []*Node) {})
+	attn := flat64(t, runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{NewExphormerAttention(scope.In("gps").In("attention"), in[0], in[4], in[5], in[6], 2).Reference(true).Done()}
+	}, in...)[0])
+	split := firstVirtual * g.d
+	if diff := maxAbsDiff(t, got[:split], masked[:split]); diff > 1e-12 {
+		t.Errorf("real rows differ by %g from the layer with the virtual rows out of the statistics", diff)
+	}
+	if diff := maxAbsDiff(t, got[split:], attn[split:]); diff > 1e-12 {
+		t.Errorf("virtual rows differ by %g from the attention's output", diff)
+	}
+	// Both parts differ from the ordinary layer: the option is not a no-op.
+	if diff := maxAbsDiff(t, got[:split], plain[:split]); diff < 1e-6 {
+		t.Errorf("real rows equal the ordinary layer's (diff %g): statistics still include the virtual rows", diff)
+	}
+	if diff := maxAbsDiff(t, got[split:], plain[split:]); diff < 1e-6 {
+		t.Errorf("virtual rows equal the ordinary layer's (diff %g)", diff)
+	}
+}

@@ -53,6 +53,7 @@ type MLPHeadBuilder struct {
 	outDim    int
 	numLayers int
 	norm      bool
+	l2        bool
 	normMask  *Node
 }
 
@@ -78,6 +79,15 @@ func (b *MLPHeadBuilder) BatchNorm(mask *Node) *MLPHeadBuilder {
 	return b
 }
 
+// L2Normalize scales each row of every hidden layer's output (after its ReLU) to unit
+// L2 norm, x / max(‖x‖₂, 1e-12), as PyTorch's F.normalize. GraphGym's MLP (PyG 2.0.4,
+// the reference code's post-message-passing head) does this: its hidden layers take
+// LayerConfig's default has_l2norm = true whatever the config says. Default false.
+func (b *MLPHeadBuilder) L2Normalize(enabled bool) *MLPHeadBuilder {
+	b.l2 = enabled
+	return b
+}
+
 // Done builds the head and returns [B, outDim].
 func (b *MLPHeadBuilder) Done() *Node {
 	x := b.x
@@ -96,8 +106,20 @@ func (b *MLPHeadBuilder) Done() *Node {
 			x = dense(hidden, "", x, true, d)
 		}
 		x = relu(x)
+		if b.l2 {
+			x = l2NormalizeRows(x)
+		}
 	}
 	return dense(b.scope, "output", x, true, b.outDim)
+}
+
+// l2NormalizeRows returns x [B, D] with each row divided by max(its L2 norm, 1e-12),
+// computed as x / √max(‖x‖², 1e-24): a zero row (a ReLU that is off everywhere) gets
+// the finite gradient of x / 1e-12, as PyTorch's F.normalize gives it, where √‖x‖²'s
+// derivative would be infinite (and the product NaN).
+func l2NormalizeRows(x *Node) *Node {
+	sq := ReduceAndKeep(Square(x), ReduceSum, -1)
+	return Div(x, Sqrt(MaxScalar(sq, 1e-24)))
 }
 
 // labelsAsInt converts class labels to int32.

@@ -341,3 +341,72 @@ func TestWeightedLosses(t *testing.T) {
 		}
 	}
 }
+
+// TestMLPHeadL2Normalize checks the head with L2Normalize against the reference code's
+// GraphGym MLP computed here by hand: each hidden layer Linear, ReLU, then the row
+// divided by its L2 norm (F.normalize), the output layer a plain linear map.
+func TestMLPHeadL2Normalize(t *testing.T) {
+	const b, d, out = 6, 4, 1
+	rng := rand.New(rand.NewPCG(76, 1))
+	xT := tensor64(rng, 1, b, d)
+	x := flat64(t, xT)
+	build := func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{NewMLPHead(scope.In("head"), in[0], out).Layers(3).L2Normalize(true).Done()}
+	}
+	store := newStore(t, 77)
+	got := flat64(t, runGraph(t, store, true, build, xT)[0])
+	v := func(path string) []float64 { return varValue(t, store, "/head/"+path) }
+	h := x
+	for _, name := range []string{"hidden_0", "hidden_1"} {
+		h = affine(h, b, d, v(name+"/dense/weights"), v(name+"/dense/biases"), d)
+		for i := range b {
+			norm := 0.0
+			for c := range d {
+				h[i*d+c] = max(h[i*d+c], 0)
+				norm += h[i*d+c] * h[i*d+c]
+			}
+			norm = max(math.Sqrt(norm), 1e-12)
+			for c := range d {
+				h[i*d+c] /= norm
+			}
+		}
+	}
+	want := affine(h, b, d, v("output/dense/weights"), v("output/dense/biases"), out)
+	if diff := maxAbsDiff(t, got, want); diff > 1e-12 {
+		t.Errorf("head with L2 normalisation differs from the hand computation by %g", diff)
+	}
+	// Without it the same variables give another result: the option is not a no-op.
+	plain := flat64(t, runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
+		return []*Node{NewMLPHead(scope.In("head"), in[0], out).Layers(3).Done()}
+	}, xT)[0])
+	if diff := maxAbsDiff(t, plain, want); diff < 1e-6 {
+		t.Errorf("head without L2 normalisation equals the normalised one (diff %g)", diff)
+	}
+}
+
+// TestL2NormalizeRowsZeroRow checks l2NormalizeRows against F.normalize on a zero row
+// (a hidden layer whose ReLU is off everywhere): the row stays zero and its gradient is
+// finite, c/1e-12 as PyTorch's (x / max(‖x‖, ε) with ‖x‖ = 0 below ε), where the
+// square root's derivative alone would be infinite; behind the ReLU it is zeroed.
+func TestL2NormalizeRowsZeroRow(t *testing.T) {
+	x := tensors.FromFlatDataAndDimensions([]float64{3, 4, 0, 0}, 2, 2)
+	outs := runGraph(t, newStore(t, 1), false, func(_ *model.Scope, in []*Node) []*Node {
+		y := l2NormalizeRows(in[0])
+		coef := Const(in[0].Graph(), [][]float64{{1, 2}, {3, 4}})
+		return []*Node{y, Gradient(ReduceAllSum(Mul(y, coef)), in[0])[0]}
+	}, x)
+	if diff := maxAbsDiff(t, flat64(t, outs[0]), []float64{0.6, 0.8, 0, 0}); diff > 1e-12 {
+		t.Errorf("normalised rows %v, want [0.6 0.8 0 0]", flat64(t, outs[0]))
+	}
+	// d/dx (c·x/‖x‖) = (c − (c·y) y)/‖x‖ for the first row; c/1e-12 for the zero row.
+	c, y := []float64{1, 2}, []float64{0.6, 0.8}
+	cy := c[0]*y[0] + c[1]*y[1]
+	want := []float64{(c[0] - cy*y[0]) / 5, (c[1] - cy*y[1]) / 5, 3e12, 4e12}
+	got := flat64(t, outs[1])
+	if diff := maxAbsDiff(t, got[:2], want[:2]); diff > 1e-12 {
+		t.Errorf("gradient of the first row %v, want %v", got[:2], want[:2])
+	}
+	if diff := maxAbsDiff(t, got[2:], want[2:]); diff > 1 {
+		t.Errorf("gradient of the zero row %v, want %v (PyTorch's)", got[2:], want[2:])
+	}
+}

@@ -10,6 +10,7 @@ import (
 	glayers "github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/regularizer"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/model/initializer"
 )
 
 // failf aborts graph building with an error. GoMLX graph-building functions report bad
@@ -102,10 +103,22 @@ func denseParts(scope *model.Scope, name string, x *Node, useBias bool, outDim, 
 	}
 	var bias *Node
 	if useBias {
-		bias = s.VariableWithShape("biases", shapes.Make(dtype, parts*outDim)).NodeValue(g)
+		bs := s
+		if model.GetParamOr(s, ParamFanInBias, false) {
+			limit := 1 / math.Sqrt(float64(max(inDim, 1)))
+			bs = s.WithInitializer(initializer.RandomUniformFn(s, -limit, limit))
+		}
+		bias = bs.VariableWithShape("biases", shapes.Make(dtype, parts*outDim)).NodeValue(g)
 	}
 	return linearParts(x, wVar.NodeValue(g), bias, outDim, parts)
 }
+
+// ParamFanInBias is the scope parameter (a bool, read from the scope and its parents)
+// that makes the dense layers built in a scope initialise their biases as PyTorch's
+// nn.Linear does, uniform in ±1/√fan_in with fan_in the input width, where the default
+// (false) initialises them as the scope's initializer does (zero with FanInUniform).
+// A fused map of several parts draws each part's bias as that of a map of its own.
+const ParamFanInBias = "gexph_fan_in_bias"
 
 // Linear is a linear map of the last axis of x to outDim features, plus a bias if
 // useBias, with GoMLX's layers.Dense variables ("weights" [in, out] and "biases" [out]

@@ -64,7 +64,7 @@ func TestTorchModuleReproducesExportedPredictions(t *testing.T) {
 		sets   []string
 	}{
 		{"pattern gcn+exphormer, batch norm, virtual node, categorical nodes", "",
-			[]string{"-preset", "demo", "-dataset", "pattern"}, []string{"mpnn=gcn"}},
+			[]string{"-preset", "demo", "-dataset", "pattern"}, []string{"mpnn=gcn", "head_l2norm=true"}},
 		{"cora gcn+exphormer transductive, sparse features, head batch norm", "gnn-benchmark/cora.npz",
 			[]string{"-preset", "cora", "-dataset", "cora"}, nil},
 		{"peptides layer norm, reference softmax, categorical edges, max pooling", "peptides-func",

@@ -20,12 +20,17 @@ export GOTOOLCHAIN=go1.27.0 GOEXPERIMENT=simd GOMLX_BACKEND=go THREADS=${THREADS
 
 # The budget and the hyperparameters on which gexph's preset differs from what the
 # reference code does (docs/REFERENCE.md lists each difference): its Exphormer layer has
-# no attention dropout whatever the config says, and clamps its attention scores.
+# no attention dropout whatever the config says, and clamps its attention scores; its
+# head L2-normalises the hidden layers (GraphGym's MLP), its virtual nodes carry the
+# attention's output alone, and PyTorch draws biases and the one-hot node encoder
+# uniform (head_l2norm, reference_virtual_nodes, torch_init: with these and the same
+# weights both compute the same outputs and gradients on a batch).
 case $DATASET in
   pattern)
     GRAPHS=(500 125 125) EPOCHS=8 CFG=configs/Exphormer/pattern.yaml NAME=PATTERN
     REF_SET=(optim.num_warmup_epochs 0)
-    GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true weight_decay=2e-5) ;;
+    GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true weight_decay=2e-5
+      head_l2norm=true reference_virtual_nodes=true torch_init=true) ;;
   cluster)
     GRAPHS=(250 60 60) EPOCHS=5 CFG=configs/Exphormer/cluster.yaml NAME=CLUSTER
     REF_SET=(optim.num_warmup_epochs 0)

@@ -22,10 +22,11 @@ their layout (nn.Embedding.weight).
 Covered: local model gcn or none; attention exphormer (both softmaxes, value
 normalisation) or none; norm batch, layer or none; node features dense, sparse,
 categorical or none; edge features dense, categorical or none; virtual nodes; mean, sum
-or max pooling; MLP heads with or without batch norm. Refused, with an UnsupportedModel
-error naming the field: other local models (gatedgcn, gine, sage, gat), other attention
-(full, performer, bigbird), positional encodings, pre-MP layers, per-layer attention
-graphs (sparse_attention_k) and mini-batched models (batch_nodes).
+or max pooling; MLP heads with or without batch norm or row L2 normalisation
+(head_l2norm). Refused, with an UnsupportedModel error naming the field: other local
+models (gatedgcn, gine, sage, gat), other attention (full, performer, bigbird),
+positional encodings, pre-MP layers, per-layer attention graphs (sparse_attention_k),
+mini-batched models (batch_nodes) and reference_virtual_nodes.
 """
 import json
 import math
@@ -105,6 +106,7 @@ def _check_config(cfg):
         ("sparse_attention_k", cfg.get("sparse_attention_k", 0), (0,)),
         ("batch_nodes", cfg.get("batch_nodes", 0), (0,)),
         ("pooling", cfg.get("pooling", "mean"), ("mean", "sum", "max")),
+        ("reference_virtual_nodes", cfg.get("reference_virtual_nodes", False), (False,)),
     ]
     for field, value, ok in checks:
         if value not in ok:
@@ -218,14 +220,15 @@ class GPSLayer(nn.Module):
 
 
 class Head(nn.Module):
-    """GraphGPS's MLP head: hidden linear maps (bias-free with batch norm) with ReLU, then
-    the output map."""
+    """GraphGPS's MLP head: hidden linear maps (bias-free with batch norm) with ReLU (then
+    each row L2-normalised with head_l2norm), then the output map."""
 
-    def __init__(self, d, out_dim, layers, norm):
+    def __init__(self, d, out_dim, layers, norm, l2=False):
         super().__init__()
         self.hidden = nn.ModuleList(nn.Linear(d, d, bias=not norm) for _ in range(layers - 1))
         self.norms = nn.ModuleList(nn.BatchNorm1d(d, eps=1e-5) for _ in range(layers - 1)) if norm else None
         self.output = nn.Linear(d, out_dim)
+        self.l2 = l2
 
     def forward(self, x):
         for i, lin in enumerate(self.hidden):
@@ -233,6 +236,8 @@ class Head(nn.Module):
             if self.norms is not None:
                 x = self.norms[i](x)
             x = torch.relu(x)
+            if self.l2:
+                x = torch.nn.functional.normalize(x, p=2, dim=1)
         return self.output(x)
 
 
@@ -268,7 +273,7 @@ class GexphModel(nn.Module):
         virt = tensors.get("virtual_nodes.embeddings")
         self.virtual_nodes = nn.Embedding(virt.shape[0], d) if virt is not None else None
         self.layers = nn.ModuleList(GPSLayer(cfg, d) for _ in range(cfg["layers"]))
-        self.head = Head(d, out_dim, cfg["head_layers"], cfg.get("head_norm", False))
+        self.head = Head(d, out_dim, cfg["head_layers"], cfg.get("head_norm", False), cfg.get("head_l2norm", False))
 
     def _nodes(self, b):
         n = b["node_mask"].shape[0]
