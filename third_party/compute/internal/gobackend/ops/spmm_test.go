@@ -244,3 +244,22 @@ func TestGatheredDotEqualsUnfused(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeTablesAreNotFused: rows gathered from a table larger than maxFusedTableBytes
+// stay a plain gather (which overlaps its cache misses better), with the same results.
+func TestLargeTablesAreNotFused(t *testing.T) {
+	c := spmmCase{n: maxFusedTableBytes/(4*40) + 1, e: 1000, trailing: []int{40}, weightTrail: []int{40}}
+	rng := rand.New(rand.NewPCG(17, 18))
+	x, a, operand := randomFloats(rng, c.n*40), randomFloats(rng, c.e*40), randomFloats(rng, c.n*40)
+	src, dst := randomIndices(rng, c.n, c.e, false), randomIndices(rng, c.n, c.e, true)
+	got, nf := runSpmm(t, "", c, x, a, operand, src, dst)
+	want, _ := runSpmm(t, "no_fusion", c, x, a, operand, src, dst)
+	if nf != 0 {
+		t.Fatalf("a table of %d rows of 40 was fused", c.n)
+	}
+	for i := range want[0] {
+		if math.Float32bits(got[0][i]) != math.Float32bits(want[0][i]) {
+			t.Fatalf("element %d: %v, want %v", i, got[0][i], want[0][i])
+		}
+	}
+}
