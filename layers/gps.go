@@ -222,78 +222,16 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 			sum = Add(sum, h)
 		}
 	}
-
 	if cfg.Local != LocalNone {
-		if b.localSrc == nil || b.localDst == nil {
-			failf("GPS layer: local model %q needs LocalEdges", cfg.Local)
-		}
-		scope := b.scope.In("local")
 		var hLocal *Node
-		switch cfg.Local {
-		case LocalGatedGCN:
-			gated := NewGatedGCN(scope, hIn, b.localEdge, b.localSrc, b.localDst).Dropout(cfg.Dropout).
-				NodeMask(b.normMask).EdgeMask(b.localEdgeMask).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
-			if b.localTable != nil {
-				gated.EdgeTable(b.localTable, b.localIndex)
-			}
-			hLocal, localEdgeState = gated.Done() // Residual and dropout happen inside.
-		case LocalGINE:
-			edges := b.localEdge
-			if b.localTable != nil {
-				edges = rows(b.localTable, b.localIndex)
-				localEdgeState = edges
-			}
-			gine := NewGINE(scope, hIn, edges, b.localSrc, b.localDst).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
-			hLocal = Add(hIn, dropout(scope, gine.Done(), cfg.Dropout))
-		case LocalGCN:
-			hLocal = Add(hIn, dropout(scope, GCNConvDegrees(scope, hIn, b.localSrc, b.localDst, b.localInDegree), cfg.Dropout))
-		case LocalSAGE:
-			hLocal = Add(hIn, dropout(scope, SAGEConv(scope, hIn, b.localSrc, b.localDst), cfg.Dropout))
-		case LocalGAT:
-			gat := NewGAT(scope, hIn, b.localSrc, b.localDst, max(cfg.Heads, 1)).Done()
-			hLocal = Add(hIn, dropout(scope, gat, cfg.Dropout))
-		}
+		hLocal, localEdgeState = b.local(hIn)
 		add(b.normalize("norm_local", hLocal))
 	}
-
 	if cfg.Global != GlobalNone {
 		scope := b.scope.In("attention")
-		var hAttn *Node
-		switch cfg.Global {
-		case GlobalExphormer:
-			if b.attnSrc == nil || b.attnDst == nil || (b.attnEdge == nil && b.attnTable == nil) {
-				failf("GPS layer: exphormer needs AttentionEdges with edge embeddings or an AttentionEdgeTable")
-			}
-			attn := NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
-				Dropout(cfg.AttentionDropout).Reference(cfg.ReferenceAttention).
-				RecomputeGathers(cfg.RecomputeGathers).EdgeChunkBytes(cmp.Or(cfg.AttentionChunkBytes, DefaultEdgeChunkBytes)).
-				NormalizeValues(cfg.NormalizeValues)
-			if b.attnTable != nil {
-				attn.EdgeTable(b.attnTable, b.attnIndex)
-			}
-			if b.attnWeights != nil {
-				hAttn, *b.attnWeights = attn.DoneWithWeights()
-			} else {
-				hAttn = attn.Done()
-			}
-		case GlobalBigBird:
-			if b.attnSrc == nil || b.attnDst == nil {
-				failf("GPS layer: bigbird needs AttentionEdges (the BigBirdPattern edges)")
-			}
-			hAttn = NewBigBirdAttention(scope, hIn, b.attnSrc, b.attnDst, cfg.Heads, cfg.AttentionDropout)
-		case GlobalFull:
-			b.needBlocks(cfg.Global)
-			hAttn = NewDenseAttention(scope, hIn, b.blockNodes, cfg.Heads).Dropout(cfg.AttentionDropout).Done()
-		case GlobalPerformer:
-			b.needBlocks(cfg.Global)
-			hAttn = NewPerformerAttention(scope, hIn, b.blockNodes, cfg.Heads).
-				Features(cfg.PerformerFeatures).Seed(cfg.PerformerSeed).Done()
-		}
-		hAttnRaw = hAttn
-		hAttn = Add(hIn, dropout(scope, hAttn, cfg.Dropout))
-		add(b.normalize("norm_attention", hAttn))
+		hAttnRaw = b.global(scope, hIn)
+		add(b.normalize("norm_attention", Add(hIn, dropout(scope, hAttnRaw, cfg.Dropout))))
 	}
-
 	if sum == nil {
 		sum = hIn
 	}
@@ -307,6 +245,79 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 		x = Where(virtual, hAttnRaw, x)
 	}
 	return x, localEdgeState
+}
+
+// local builds the local model's output (its residual and dropout included) and the
+// local edges' new states (the input states where the model keeps none).
+func (b *GPSLayerBuilder) local(hIn *Node) (hLocal, edgeState *Node) {
+	cfg := b.cfg
+	if b.localSrc == nil || b.localDst == nil {
+		failf("GPS layer: local model %q needs LocalEdges", cfg.Local)
+	}
+	scope := b.scope.In("local")
+	edgeState = b.localEdge
+	switch cfg.Local {
+	case LocalGatedGCN:
+		gated := NewGatedGCN(scope, hIn, b.localEdge, b.localSrc, b.localDst).Dropout(cfg.Dropout).
+			NodeMask(b.normMask).EdgeMask(b.localEdgeMask).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
+		if b.localTable != nil {
+			gated.EdgeTable(b.localTable, b.localIndex)
+		}
+		return gated.Done() // Residual and dropout happen inside.
+	case LocalGINE:
+		edges := b.localEdge
+		if b.localTable != nil {
+			edges = rows(b.localTable, b.localIndex)
+			edgeState = edges
+		}
+		gine := NewGINE(scope, hIn, edges, b.localSrc, b.localDst).EquivStablePE(b.pe).EquivStableDistances(b.peDist)
+		hLocal = gine.Done()
+	case LocalGCN:
+		hLocal = GCNConvDegrees(scope, hIn, b.localSrc, b.localDst, b.localInDegree)
+	case LocalSAGE:
+		hLocal = SAGEConv(scope, hIn, b.localSrc, b.localDst)
+	case LocalGAT:
+		hLocal = NewGAT(scope, hIn, b.localSrc, b.localDst, max(cfg.Heads, 1)).Done()
+	}
+	return Add(hIn, dropout(scope, hLocal, cfg.Dropout)), edgeState
+}
+
+// global builds the global model's raw output (before its residual and dropout).
+func (b *GPSLayerBuilder) global(scope *model.Scope, hIn *Node) *Node {
+	cfg := b.cfg
+	switch cfg.Global {
+	case GlobalExphormer:
+		if b.attnSrc == nil || b.attnDst == nil || (b.attnEdge == nil && b.attnTable == nil) {
+			failf("GPS layer: exphormer needs AttentionEdges with edge embeddings or an AttentionEdgeTable")
+		}
+		attn := NewExphormerAttention(scope, hIn, b.attnEdge, b.attnSrc, b.attnDst, cfg.Heads).
+			Dropout(cfg.AttentionDropout).Reference(cfg.ReferenceAttention).
+			RecomputeGathers(cfg.RecomputeGathers).EdgeChunkBytes(cmp.Or(cfg.AttentionChunkBytes, DefaultEdgeChunkBytes)).
+			NormalizeValues(cfg.NormalizeValues)
+		if b.attnTable != nil {
+			attn.EdgeTable(b.attnTable, b.attnIndex)
+		}
+		if b.attnWeights != nil {
+			var h *Node
+			h, *b.attnWeights = attn.DoneWithWeights()
+			return h
+		}
+		return attn.Done()
+	case GlobalBigBird:
+		if b.attnSrc == nil || b.attnDst == nil {
+			failf("GPS layer: bigbird needs AttentionEdges (the BigBirdPattern edges)")
+		}
+		return NewBigBirdAttention(scope, hIn, b.attnSrc, b.attnDst, cfg.Heads, cfg.AttentionDropout)
+	case GlobalFull:
+		b.needBlocks(cfg.Global)
+		return NewDenseAttention(scope, hIn, b.blockNodes, cfg.Heads).Dropout(cfg.AttentionDropout).Done()
+	case GlobalPerformer:
+		b.needBlocks(cfg.Global)
+		return NewPerformerAttention(scope, hIn, b.blockNodes, cfg.Heads).
+			Features(cfg.PerformerFeatures).Seed(cfg.PerformerSeed).Done()
+	}
+	failf("GPS layer: unknown global model %q", cfg.Global)
+	return nil
 }
 
 // virtualRows returns [N] booleans, true on the rows from firstVirtual on.
