@@ -34,17 +34,20 @@ case $DATASET in
   cluster)
     GRAPHS=(250 60 60) EPOCHS=5 CFG=configs/Exphormer/cluster.yaml NAME=CLUSTER
     REF_SET=(optim.num_warmup_epochs 0)
-    GEXPH_SET=(warmup_epochs=0 dropout=0.1 attn_dropout=0 reference_attention=true) ;;
+    GEXPH_SET=(warmup_epochs=0 dropout=0.1 attn_dropout=0 reference_attention=true
+      head_l2norm=true reference_virtual_nodes=true torch_init=true) ;;
   mnist)
     GRAPHS=(1000 200 200) EPOCHS=5 CFG=configs/Exphormer/mnist.yaml NAME=MNIST
     REF_SET=(optim.num_warmup_epochs 0)
-    GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true) ;;
+    GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true
+      head_l2norm=true reference_virtual_nodes=true torch_init=true) ;;
   peptides-func)
     # The export holds the whole official split; both sides train on the first graphs
     # of each split (gexph's max_train/max_val/max_test, the harness's --max-graphs).
     GRAPHS=(1000 250 250) EPOCHS=5 CFG=configs/Exphormer_LRGB/Peptides_Func.yaml NAME=peptides-functional
     REF_SET=(optim.num_warmup_epochs 0) REF_ARGS=(--max-graphs "${GRAPHS[@]}")
     GEXPH_SET=(warmup_epochs=0 attn_dropout=0 reference_attention=true head_layers=1
+      reference_virtual_nodes=true torch_init=true
       "max_train=${GRAPHS[0]}" "max_val=${GRAPHS[1]}" "max_test=${GRAPHS[2]}") ;;
   *) echo "equal_budget.sh: no budget for $DATASET (pattern, cluster, mnist, peptides-func)" >&2; exit 2 ;;
 esac
