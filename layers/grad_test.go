@@ -211,14 +211,9 @@ func TestGPSLayerGradients(t *testing.T) {
 		"gcn+performer":      {Local: LocalGCN, Global: GlobalPerformer, Norm: NormBatch, Heads: 2, PerformerFeatures: 4},
 		"none+exphormer-ref": {Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2, ReferenceAttention: true},
 	}
-	// Every kind, so that a new one is checked as soon as it is listed: each local model
-	// beside Exphormer, each global model beside GCN.
-	for _, l := range LocalModels() {
-		configs["every-local/"+string(l)] = GPSConfig{Local: l, Global: GlobalExphormer, Norm: NormLayer, Heads: 2}
-	}
-	for _, g := range GlobalModels() {
-		configs["every-global/"+string(g)] = GPSConfig{Local: LocalGCN, Global: g, Norm: NormLayer, Heads: 2, PerformerFeatures: 4}
-	}
+	// Every kind: each local model beside Exphormer, each global model beside GCN.
+	addEveryKind(configs, GPSConfig{Global: GlobalExphormer, Norm: NormLayer, Heads: 2},
+		GPSConfig{Local: LocalGCN, Norm: NormLayer, Heads: 2, PerformerFeatures: 4})
 	for name, cfg := range configs {
 		t.Run(name, func(t *testing.T) {
 			checkGradients(t, gradCheck{

@@ -338,3 +338,19 @@ func tensor64(rng *rand.Rand, scale float64, dims ...int) *tensors.Tensor {
 	}
 	return tensors.FromFlatDataAndDimensions(randFloats(rng, size, scale), dims...)
 }
+
+// addEveryKind adds to configs one configuration per local model (localBase with that
+// Local) and one per global model (globalBase with that Global), named every-local/NAME
+// and every-global/NAME, so that a new kind is checked as soon as it is listed.
+func addEveryKind(configs map[string]GPSConfig, localBase, globalBase GPSConfig) {
+	for _, l := range LocalModels() {
+		c := localBase
+		c.Local = l
+		configs["every-local/"+string(l)] = c
+	}
+	for _, g := range GlobalModels() {
+		c := globalBase
+		c.Global = g
+		configs["every-global/"+string(g)] = c
+	}
+}
