@@ -29,23 +29,33 @@ func torchScript() string {
 // batch; it returns the two files.
 func trainAndExport(t *testing.T, dataArgs []string, sets ...string) (weights, batch string) {
 	t.Helper()
-	dir := t.TempDir()
-	args := append([]string{"train", "-out", filepath.Join(dir, "run"), "-epochs", "1",
-		"-set", "pe=none", "-set", "layers=2", "-set", "hidden_dim=16",
+	args := append([]string{"-set", "pe=none", "-set", "layers=2", "-set", "hidden_dim=16",
 		"-set", "max_train=32", "-set", "max_val=8", "-set", "max_test=8"}, dataArgs...)
-	for _, s := range sets {
-		args = append(args, "-set", s)
+	var exportArgs []string
+	for i, a := range dataArgs {
+		if a == "-data-dir" {
+			exportArgs = append(exportArgs, a, dataArgs[i+1])
+		}
 	}
-	if code, _, errOut := runCLI(t, args...); code != 0 {
+	return trainThenExport(t, args, sets, exportArgs)
+}
+
+// trainThenExport runs `gexph train` for one epoch with args and each of sets as -set,
+// then `gexph export -with-batch` (a batch of four graphs, and exportArgs) of the best
+// checkpoint; it returns the weights' and the batch's files.
+func trainThenExport(t *testing.T, args, sets, exportArgs []string) (weights, batch string) {
+	t.Helper()
+	dir := t.TempDir()
+	train := append([]string{"train", "-out", filepath.Join(dir, "run"), "-epochs", "1"}, args...)
+	for _, s := range sets {
+		train = append(train, "-set", s)
+	}
+	if code, _, errOut := runCLI(t, train...); code != 0 {
 		t.Fatalf("train: exit %d: %s", code, errOut)
 	}
 	weights, batch = filepath.Join(dir, "model.safetensors"), filepath.Join(dir, "batch.npz")
-	exp := []string{"export", "-ckpt", filepath.Join(dir, "run", "best.ckpt"), "-out", weights, "-with-batch", batch, "-batch-graphs", "4"}
-	for i, a := range dataArgs {
-		if a == "-data-dir" {
-			exp = append(exp, a, dataArgs[i+1])
-		}
-	}
+	exp := append([]string{"export", "-ckpt", filepath.Join(dir, "run", "best.ckpt"), "-out", weights,
+		"-with-batch", batch, "-batch-graphs", "4"}, exportArgs...)
 	if code, out, errOut := runCLI(t, exp...); code != 0 || !strings.Contains(out, "wrote a batch of") {
 		t.Fatalf("export -with-batch: exit %d: %s%s", code, out, errOut)
 	}

@@ -74,18 +74,5 @@ func TestReferenceModelComputesWhatGexphComputes(t *testing.T) {
 // its weights and a batch of four test graphs.
 func trainAndExportPattern(t *testing.T, sets []string) (weights, batch string) {
 	t.Helper()
-	dir := t.TempDir()
-	args := []string{"train", "-out", filepath.Join(dir, "run"), "-epochs", "1", "-preset", "pattern", "-dataset", "pattern"}
-	for _, s := range sets {
-		args = append(args, "-set", s)
-	}
-	if code, _, errOut := runCLI(t, args...); code != 0 {
-		t.Fatalf("train: exit %d: %s", code, errOut)
-	}
-	weights, batch = filepath.Join(dir, "model.safetensors"), filepath.Join(dir, "batch.npz")
-	exp := []string{"export", "-ckpt", filepath.Join(dir, "run", "best.ckpt"), "-out", weights, "-with-batch", batch, "-batch-graphs", "4"}
-	if code, out, errOut := runCLI(t, exp...); code != 0 {
-		t.Fatalf("export -with-batch: exit %d: %s%s", code, out, errOut)
-	}
-	return weights, batch
+	return trainThenExport(t, []string{"-preset", "pattern", "-dataset", "pattern"}, sets, nil)
 }
