@@ -114,7 +114,7 @@ func execGatheredBinary(backend *gobackend.Backend, node *gobackend.Node, inputs
 			continue
 		}
 		idx, last := inputs[next+1].Flat.([]int32), int32(inputs[next].RawShape.Dimensions[0]-1)
-		rows[j] = func(k int) []float32 { return data[int(max(0, min(last, idx[k])))*width:][:width] }
+		rows[j] = func(k int) []float32 { return data[clampedRow(idx[k], last)*width:][:width] }
 		next += 2
 	}
 	kernel := gatheredKernels[node.OpType]

@@ -21,6 +21,7 @@ import (
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
 )
 
 func init() {
@@ -43,16 +44,6 @@ func isLeadingAxes(axes []int, from, to int) bool {
 		}
 	}
 	return true
-}
-
-// rowIndices returns the int32 indices of a [E, 1] index tensor, or false.
-func rowIndices(indices *gobackend.Buffer, indexVectorAxis int) ([]int32, bool) {
-	s := indices.RawShape
-	if s.DType != dtypes.Int32 || s.Rank() != 2 || s.Dimensions[1] != 1 || indexVectorAxis != 1 {
-		return nil, false
-	}
-	idx, ok := indices.Flat.([]int32)
-	return idx, ok
 }
 
 // splitWork runs fn over [0, n) in up to the backend's parallelism of chunks of at least
@@ -88,27 +79,79 @@ func splitWork(backend *gobackend.Backend, n, minItems int, fn func(lo, hi int))
 	wg.Wait()
 }
 
+// rowGatherShapes tells whether a gather with data p of operand at indices gathers
+// whole rows along the first axis: int32 indices [E, 1], each slice one full row.
+func rowGatherShapes(p *gatherNode, operand, indices shapes.Shape) bool {
+	rank := operand.Rank()
+	if !isIndexColumn(indices) || p.indexVectorAxis != 1 || rank < 1 || operand.Dimensions[0] == 0 ||
+		len(p.startIndexMap) != 1 || p.startIndexMap[0] != 0 ||
+		len(p.collapsedSlicesAxes) != 1 || p.collapsedSlicesAxes[0] != 0 ||
+		!isLeadingAxes(p.offsetOutputAxes, 1, rank) || p.sliceSizes[0] != 1 {
+		return false
+	}
+	for axis := 1; axis < rank; axis++ {
+		if p.sliceSizes[axis] != operand.Dimensions[axis] {
+			return false
+		}
+	}
+	return true
+}
+
+// rowScatterShapes tells whether a scatter with data p of float32 updates into a float32
+// operand at indices combines whole rows along the first axis: int32 indices [E, 1],
+// updates [E, …] of the operand's rows.
+func rowScatterShapes(p *scatterNode, operand, indices, updates shapes.Shape) bool {
+	rank := operand.Rank()
+	if !isIndexColumn(indices) || p.indexVectorAxis != 1 || rank < 1 ||
+		operand.DType != dtypes.Float32 || updates.DType != dtypes.Float32 ||
+		len(p.insertedWindowAxes) != 1 || p.insertedWindowAxes[0] != 0 ||
+		len(p.scatterAxesToOperandAxes) != 1 || p.scatterAxesToOperandAxes[0] != 0 ||
+		!isLeadingAxes(p.updateWindowAxes, 1, rank) || updates.Rank() != rank ||
+		updates.Dimensions[0] != indices.Dimensions[0] {
+		return false
+	}
+	for axis := 1; axis < rank; axis++ {
+		if updates.Dimensions[axis] != operand.Dimensions[axis] {
+			return false
+		}
+	}
+	return true
+}
+
+// isIndexColumn tells whether s is a static int32 [E, 1].
+func isIndexColumn(s shapes.Shape) bool {
+	return s.DType == dtypes.Int32 && !s.IsDynamic() && s.Rank() == 2 && s.Dimensions[1] == 1
+}
+
+// clampedRow is index i clamped to [0, last], as Gather clamps out-of-range indices.
+func clampedRow(i, last int32) int { return int(max(0, min(last, i))) }
+
+// scatterOutput returns the output buffer of a scatter: its operand where the scatter
+// owns it (taken over: inputs[0] is set to nil), else a copy.
+func scatterOutput(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
+	output := inputs[0]
+	if inputsOwned[0] {
+		inputs[0] = nil // Consumed.
+	} else {
+		var err error
+		if output, err = backend.CloneBuffer(output); err != nil {
+			return nil, err
+		}
+	}
+	output.RawShape = node.Shape
+	return output, nil
+}
+
 // execGatherRows gathers whole rows: output[e] = operand[clamp(idx[e])] for operand
 // [N, …], indices [E, 1] int32 and output [E, …].
 func execGatherRows(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, _ []bool) (*gobackend.Buffer, error) {
 	operand, startIndices := inputs[0], inputs[1]
 	p := node.Data.(*gatherNode)
-	rank := operand.RawShape.Rank()
-	idx, ok := rowIndices(startIndices, p.indexVectorAxis)
-	if !ok || rank < 1 || len(p.startIndexMap) != 1 || p.startIndexMap[0] != 0 ||
-		len(p.collapsedSlicesAxes) != 1 || p.collapsedSlicesAxes[0] != 0 ||
-		!isLeadingAxes(p.offsetOutputAxes, 1, rank) || p.sliceSizes[0] != 1 {
+	idx, ok := startIndices.Flat.([]int32)
+	if !ok || !rowGatherShapes(p, operand.RawShape, startIndices.RawShape) {
 		return nil, gobackend.ErrFallback
-	}
-	for axis := 1; axis < rank; axis++ {
-		if p.sliceSizes[axis] != operand.RawShape.Dimensions[axis] {
-			return nil, gobackend.ErrFallback
-		}
 	}
 	n := operand.RawShape.Dimensions[0]
-	if n == 0 {
-		return nil, gobackend.ErrFallback
-	}
 	output, err := backend.GetBuffer(node.Shape)
 	if err != nil {
 		return nil, err
@@ -132,11 +175,11 @@ func execGatherRows(backend *gobackend.Backend, node *gobackend.Node, inputs []*
 			s := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(src))), n)
 			d := unsafe.Slice((*uint32)(unsafe.Pointer(unsafe.SliceData(dst))), len(idx))
 			for e := lo; e < hi; e++ {
-				d[e] = s[max(0, min(last, idx[e]))]
+				d[e] = s[clampedRow(idx[e], last)]
 			}
 		default:
 			for e := lo; e < hi; e++ {
-				i := int(max(0, min(last, idx[e])))
+				i := clampedRow(idx[e], last)
 				copy(dst[e*rowBytes:(e+1)*rowBytes], src[i*rowBytes:(i+1)*rowBytes])
 			}
 		}
@@ -150,22 +193,11 @@ func execGatherRows(backend *gobackend.Backend, node *gobackend.Node, inputs []*
 func execScatterRows(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
 	operand, indices, updates := inputs[0], inputs[1], inputs[2]
 	p := node.Data.(*scatterNode)
-	rank := operand.RawShape.Rank()
-	idx, ok := rowIndices(indices, p.indexVectorAxis)
-	if !ok || rank < 1 || operand.RawShape.DType != dtypes.Float32 || updates.RawShape.DType != dtypes.Float32 ||
-		len(p.insertedWindowAxes) != 1 || p.insertedWindowAxes[0] != 0 ||
-		len(p.scatterAxesToOperandAxes) != 1 || p.scatterAxesToOperandAxes[0] != 0 ||
-		!isLeadingAxes(p.updateWindowAxes, 1, rank) || updates.RawShape.Rank() != rank ||
-		updates.RawShape.Dimensions[0] != len(idx) {
+	idx, ok := indices.Flat.([]int32)
+	if !ok || !rowScatterShapes(p, operand.RawShape, indices.RawShape, updates.RawShape) {
 		return nil, gobackend.ErrFallback
 	}
-	width := 1
-	for axis := 1; axis < rank; axis++ {
-		if updates.RawShape.Dimensions[axis] != operand.RawShape.Dimensions[axis] {
-			return nil, gobackend.ErrFallback
-		}
-		width *= operand.RawShape.Dimensions[axis]
-	}
+	width := operand.RawShape.Size() / max(operand.RawShape.Dimensions[0], 1)
 	var combineRow func(out, upd []float32)
 	var combine func(a, b float32) float32
 	switch node.OpType { //nolint:exhaustive
@@ -179,20 +211,13 @@ func execScatterRows(backend *gobackend.Backend, node *gobackend.Node, inputs []
 		return nil, gobackend.ErrFallback
 	}
 
-	var output *gobackend.Buffer
-	if inputsOwned[0] {
-		output = operand
-		inputs[0] = nil // Consumed.
-	} else {
-		var err error
-		if output, err = backend.CloneBuffer(operand); err != nil {
-			return nil, err
-		}
+	n := operand.RawShape.Dimensions[0]
+	output, err := scatterOutput(backend, node, inputs, inputsOwned)
+	if err != nil {
+		return nil, err
 	}
-	output.RawShape = node.Shape
 	out := output.Flat.([]float32)
 	upd := updates.Flat.([]float32)
-	n := operand.RawShape.Dimensions[0]
 	// Workers own ranges of destination rows; each scans every index.
 	minRows := max(1, rowsMinChunk/(4*max(width, 1)))
 	splitWork(backend, n, minRows, func(lo, hi int) {

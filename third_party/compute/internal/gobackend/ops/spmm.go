@@ -53,7 +53,6 @@ const spmmPriority = 60
 // gatherMulScatter is the Data of a fused ScatterSum, whose inputs are then operand,
 // destination indices, weights a, source rows x and source indices.
 type gatherMulScatter struct {
-	scatter *scatterNode
 	// repeat is how many consecutive product elements share one weight: 1 when a has the
 	// products' shape.
 	repeat int
@@ -94,7 +93,7 @@ func (*GatherMulScatterFusion) Apply(b *gobackend.Builder) (bool, error) {
 			}
 			g = throughReshape(g)
 			s.Inputs = []*gobackend.Node{s.Inputs[0], s.Inputs[1], a, g.Inputs[0], g.Inputs[1]}
-			s.Data = &gatherMulScatter{scatter: sd, repeat: repeat}
+			s.Data = &gatherMulScatter{repeat: repeat}
 			s.ClearCachedExecutor()
 			break
 		}
@@ -139,23 +138,10 @@ func isBroadcastData(n *gobackend.Node) bool {
 }
 
 // isRowScatter tells whether s adds float32 rows [E, …] into the rows of its operand
-// [N, …] at int32 indices [E, 1].
+// [N, …] of static shape at int32 indices [E, 1].
 func isRowScatter(s *gobackend.Node, p *scatterNode) bool {
 	operand, idx, upd := s.Inputs[0].Shape, s.Inputs[1].Shape, s.Inputs[2].Shape
-	rank := operand.Rank()
-	if operand.DType != dtypes.Float32 || upd.DType != dtypes.Float32 || rank < 2 || upd.Rank() != rank ||
-		operand.IsDynamic() || upd.IsDynamic() || !isIndexColumn(idx, upd.Dimensions[0]) ||
-		p.indexVectorAxis != 1 || len(p.insertedWindowAxes) != 1 || p.insertedWindowAxes[0] != 0 ||
-		len(p.scatterAxesToOperandAxes) != 1 || p.scatterAxesToOperandAxes[0] != 0 ||
-		!isLeadingAxes(p.updateWindowAxes, 1, rank) {
-		return false
-	}
-	for axis := 1; axis < rank; axis++ {
-		if upd.Dimensions[axis] != operand.Dimensions[axis] {
-			return false
-		}
-	}
-	return true
+	return !operand.IsDynamic() && !upd.IsDynamic() && operand.Rank() >= 2 && rowScatterShapes(p, operand, idx, upd)
 }
 
 // throughReshape returns the input of a reshape that keeps the leading axis (each row's
@@ -192,26 +178,10 @@ func isRowGather(g *gobackend.Node, out shapes.Shape) bool {
 	if g.OpType != compute.OpTypeGather || !ok || len(g.Inputs) != 2 || g.Shape.Size() != out.Size() {
 		return false
 	}
-	operand, rank := g.Inputs[0].Shape, g.Shape.Rank()
-	if operand.DType != dtypes.Float32 || operand.IsDynamic() || operand.Rank() != rank || operand.Dimensions[0] == 0 ||
-		operand.Memory() > maxFusedTableBytes ||
-		!isIndexColumn(g.Inputs[1].Shape, g.Shape.Dimensions[0]) || p.indexVectorAxis != 1 ||
-		len(p.startIndexMap) != 1 || p.startIndexMap[0] != 0 ||
-		len(p.collapsedSlicesAxes) != 1 || p.collapsedSlicesAxes[0] != 0 ||
-		!isLeadingAxes(p.offsetOutputAxes, 1, rank) || p.sliceSizes[0] != 1 {
-		return false
-	}
-	for axis := 1; axis < rank; axis++ {
-		if p.sliceSizes[axis] != operand.Dimensions[axis] || g.Shape.Dimensions[axis] != operand.Dimensions[axis] {
-			return false
-		}
-	}
-	return g.Shape.Dimensions[0] == out.Dimensions[0]
-}
-
-// isIndexColumn tells whether s is int32 [e, 1].
-func isIndexColumn(s shapes.Shape, e int) bool {
-	return s.DType == dtypes.Int32 && !s.IsDynamic() && s.Rank() == 2 && s.Dimensions[0] == e && s.Dimensions[1] == 1
+	operand := g.Inputs[0].Shape
+	return operand.DType == dtypes.Float32 && !operand.IsDynamic() && operand.Rank() == g.Shape.Rank() &&
+		operand.Memory() <= maxFusedTableBytes && rowGatherShapes(p, operand, g.Inputs[1].Shape) &&
+		g.Shape.Dimensions[0] == out.Dimensions[0]
 }
 
 // weightRepeat returns how many consecutive elements of products of shape out share one
@@ -244,19 +214,12 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 	if !ok {
 		return nil, gobackend.ErrFallback
 	}
-	operand := inputs[0]
 	dst, src := inputs[1].Flat.([]int32), inputs[4].Flat.([]int32)
 	a, x := inputs[2].Flat.([]float32), inputs[3].Flat.([]float32)
-	var output *gobackend.Buffer
-	if inputsOwned[0] {
-		output, inputs[0] = operand, nil // Consumed.
-	} else {
-		var err error
-		if output, err = backend.CloneBuffer(operand); err != nil {
-			return nil, err
-		}
+	output, err := scatterOutput(backend, node, inputs, inputsOwned)
+	if err != nil {
+		return nil, err
 	}
-	output.RawShape = node.Shape
 	if backend.NoOps {
 		return output, nil
 	}
@@ -274,7 +237,7 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 			if i < l || i >= h {
 				continue
 			}
-			row := x[int(max(0, min(last, src[e])))*width:][:width]
+			row := x[clampedRow(src[e], last)*width:][:width]
 			o := out[int(i)*width:][:width]
 			switch {
 			case p.repeat == 1:
@@ -415,8 +378,8 @@ func execGatheredDot(backend *gobackend.Backend, node *gobackend.Node, inputs []
 	splitWork(backend, e, max(1, rowsMinChunk/(8*max(width, 1))), func(lo, hi int) {
 		prod := make([]float32, width)
 		for k := lo; k < hi; k++ {
-			r1 := x1[int(max(0, min(last1, i1[k])))*width:][:width]
-			r2 := x2[int(max(0, min(last2, i2[k])))*width:][:width]
+			r1 := x1[clampedRow(i1[k], last1)*width:][:width]
+			r2 := x2[clampedRow(i2[k], last2)*width:][:width]
 			simdMulVVFloat32(r1, r2, prod)
 			sumSegments(out[k*heads:][:heads], prod, p.b)
 		}
