@@ -5,6 +5,7 @@ package gexph_test
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/gexph/gexph/data"
@@ -80,9 +81,10 @@ func TestXLAMatchesGoBackend(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			t.Logf("%s against go: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g of the scale (noise %+v)",
+				spec, res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.OfScale, res.Noise)
 			if !res.OK {
-				t.Errorf("%s against go: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g",
-					spec, res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.RelErr)
+				t.Errorf("%s differs from go: %s", spec, strings.Join(res.Failures(), "; "))
 			}
 		})
 	}
@@ -107,9 +109,9 @@ func TestXLAMatchesGoOnPATTERN(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("PATTERN %d graphs: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g",
-		res.Graphs, res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.RelErr)
+	t.Logf("PATTERN %d graphs: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g of the scale (noise %+v)",
+		res.Graphs, res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.OfScale, res.Noise)
 	if !res.OK {
-		t.Errorf("%s differs from go beyond %g", spec, res.Tolerance)
+		t.Errorf("%s differs from go: %s", spec, strings.Join(res.Failures(), "; "))
 	}
 }

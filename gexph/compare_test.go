@@ -35,6 +35,12 @@ func TestCompareBackendsSameBackendIsExact(t *testing.T) {
 				t.Errorf("go against go differs: inference %g, training %g, loss %g, worst gradient %s %g",
 					res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.RelErr)
 			}
+			// The noise is the reference against itself with shuffled edges: small,
+			// finite, and it can only raise the bounds above the tolerance.
+			if n := res.Noise; !(n.Inference < 1e-4 && n.Training < 1e-4 && n.Loss < 1e-4 && n.Gradients < 1e-3) ||
+				res.Bounds.Gradients < res.Tolerance || res.Bounds.Training < res.Tolerance {
+				t.Errorf("noise %+v, bounds %+v", res.Noise, res.Bounds)
+			}
 			if len(res.Gradients) == 0 || res.Params == 0 || res.Inference.Size == 0 {
 				t.Errorf("nothing compared: %d gradients, %d parameters, %d outputs", len(res.Gradients), res.Params, res.Inference.Size)
 			}

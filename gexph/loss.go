@@ -146,8 +146,17 @@ func (m *Model) LossGradients(b *Batch) (*Gradients, error) {
 		return nil, fmt.Errorf("gradients: %w", err)
 	}
 	defer e.Finalize()
+	// The training-mode pass updates the batch norms' running statistics (and the
+	// random state); they are put back, so that the pass changes nothing.
+	saved, err := m.untrainedValues()
+	if err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
 	outs, err := e.Call(b.tensors()...)
 	if err != nil {
+		return nil, fmt.Errorf("gradients: %w", err)
+	}
+	if err := m.restoreValues(saved); err != nil {
 		return nil, fmt.Errorf("gradients: %w", err)
 	}
 	defer func() {
@@ -168,4 +177,37 @@ func (m *Model) LossGradients(b *Batch) (*Gradients, error) {
 		p.ByName[name] = tensors.MustCopyFlatData[float32](outs[i+2])
 	}
 	return p, nil
+}
+
+// untrainedValues returns host copies of the values of the model's variables that are
+// not trained (batch norms' running statistics, the random state), by path.
+func (m *Model) untrainedValues() (map[string]*tensors.Tensor, error) {
+	saved := map[string]*tensors.Tensor{}
+	for v := range m.store.IterVariables() {
+		if v.Trainable || !v.HasValue() {
+			continue
+		}
+		t, err := v.Value()
+		if err != nil {
+			return nil, fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+		if saved[v.Path()], err = t.LocalClone(); err != nil {
+			return nil, fmt.Errorf("variable %s: %w", v.Path(), err)
+		}
+	}
+	return saved, nil
+}
+
+// restoreValues sets the variables named in saved back to their saved values.
+func (m *Model) restoreValues(saved map[string]*tensors.Tensor) error {
+	for path, t := range saved {
+		v := m.store.GetVariable(path)
+		if v == nil {
+			return fmt.Errorf("variable %s is gone", path)
+		}
+		if err := v.SetValue(t); err != nil {
+			return fmt.Errorf("variable %s: %w", path, err)
+		}
+	}
+	return nil
 }

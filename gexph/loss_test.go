@@ -3,6 +3,7 @@ package gexph
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gexph/gexph/data"
@@ -126,5 +127,46 @@ func TestWeightedCrossEntropyByHand(t *testing.T) {
 	want3 := (w0*ce(out[0:3], 0) + w0*ce(out[3:6], 0) + w1*ce(out[6:9], 1)) / (2*w0 + w1)
 	if got := graphLoss(t, m3, out, 3, labels, nil, []float32{1, 1, 1}); math.Abs(got-want3) > 1e-6 {
 		t.Errorf("three classes: graph loss %v, want %v", got, want3)
+	}
+}
+
+// TestLossGradientsChangesNoVariable checks that the training-mode pass leaves the
+// batch norms' running statistics and the random state as they were: the inference
+// outputs after it are those before it, and a second pass (dropout on) repeats the
+// first exactly.
+func TestLossGradientsChangesNoVariable(t *testing.T) {
+	cfg := tinyConfig()
+	cfg.Layers, cfg.Dropout = 2, 0.3
+	ds := tinyTransductiveDataset(5)
+	m, err := NewModel(cfg, ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	b, err := m.BuildBatch(ds, []int{0}, ds.Split.Train)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before, err := m.Predict(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := m.LossGradients(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	second, err := m.LossGradients(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := m.Predict(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(before, after) {
+		t.Error("inference outputs changed after a training-mode pass")
+	}
+	if first.Loss != second.Loss || !slices.Equal(first.Outputs, second.Outputs) {
+		t.Errorf("a second training-mode pass differs: loss %v against %v", second.Loss, first.Loss)
 	}
 }

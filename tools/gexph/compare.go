@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
@@ -21,7 +22,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	df := addDataFlags(fs, "pattern")
 	batch := fs.Int("batch", 0, "graphs in the batch (0: the config's batch_size); transductive data sets use their whole graph")
 	padding := fs.String("padding", "", "batch padding of both models: none, pow2, exp:B, linear:S (default: the tested backend's)")
-	tol := fs.Float64("tol", compare.DefaultTolerance, "largest relative difference max|a−b|/max|b| accepted per tensor")
+	tol := fs.Float64("tol", compare.DefaultTolerance, "largest difference accepted: max|a−b|/max|b| for outputs and loss, max|a−b| over the gradient's largest entry for gradients (raised to NoiseFactor × float32's noise where that is larger)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -55,9 +56,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 		printComparison(stdout, res)
 	}
 	if !res.OK {
-		w := worstDiff(res)
-		return fmt.Errorf("%w: %s against %s, worst %s (%.3g > %.3g)", errBackendsDiffer, res.Backend, res.Reference,
-			w.Name, w.RelErr, res.Tolerance)
+		return fmt.Errorf("%w: %s against %s: %s", errBackendsDiffer, res.Backend, res.Reference,
+			strings.Join(res.Failures(), "; "))
 	}
 	return nil
 }
@@ -73,36 +73,31 @@ func compareDataOptions(cfg gexph.Config, df dataFlags, warnings io.Writer) data
 	return gexph.DataOptions(cfg, lo)
 }
 
-// worstDiff is the largest difference of a comparison (a NaN one first).
-func worstDiff(r compare.Result) compare.TensorDiff {
-	w := r.Inference
-	for _, d := range []compare.TensorDiff{r.Training, r.LossDiff, r.WorstGradient} {
-		if !(d.RelErr <= w.RelErr) { // NaN wins
-			w = d
-		}
-	}
-	return w
-}
-
 // printComparison writes the readable report of a comparison.
 func printComparison(w io.Writer, r compare.Result) {
 	fmt.Fprintf(w, "backend      %s\nreference    %s\ndata set     %s (%d graphs, %d nodes, %d node rows padded)\nparameters   %d\n",
 		r.Backend, r.Reference, r.Dataset, r.Graphs, r.Nodes, r.PadNodes, r.Params)
 	fmt.Fprintf(w, "loss         %.7g against %.7g\n", r.Loss, r.RefLoss)
-	for _, d := range []compare.TensorDiff{r.Inference, r.Training, r.LossDiff} {
-		fmt.Fprintf(w, "%-22s rel %.3g  (max abs %.3g over %d values)\n", d.Name, d.RelErr, d.MaxAbs, d.Size)
+	for _, q := range []struct {
+		d            compare.TensorDiff
+		noise, bound float64
+	}{{r.Inference, r.Noise.Inference, r.Bounds.Inference}, {r.Training, r.Noise.Training, r.Bounds.Training},
+		{r.LossDiff, r.Noise.Loss, r.Bounds.Loss}} {
+		fmt.Fprintf(w, "%-22s rel %.3g  (max abs %.3g over %d values; float32 noise %.3g, bound %.3g)\n",
+			q.d.Name, q.d.RelErr, q.d.MaxAbs, q.d.Size, q.noise, q.bound)
 	}
-	fmt.Fprintf(w, "gradients of %d variables, worst first:\n", len(r.Gradients))
+	fmt.Fprintf(w, "gradients of %d variables, worst first, as max abs over the gradient's scale %.3g (float32 noise %.3g, bound %.3g):\n",
+		len(r.Gradients), r.GradientScale, r.Noise.Gradients, r.Bounds.Gradients)
 	for i, d := range r.Gradients {
 		if i == 5 {
 			fmt.Fprintf(w, "  … %d more\n", len(r.Gradients)-i)
 			break
 		}
-		fmt.Fprintf(w, "  %-40s rel %.3g  (max abs %.3g over %d values)\n", d.Name, d.RelErr, d.MaxAbs, d.Size)
+		fmt.Fprintf(w, "  %-40s %.3g  (max abs %.3g, rel to its own scale %.3g, %d values)\n", d.Name, d.OfScale, d.MaxAbs, d.RelErr, d.Size)
 	}
 	verdict := "OK"
 	if !r.OK {
-		verdict = "DIFFERENT"
+		verdict = "DIFFERENT: " + strings.Join(r.Failures(), "; ")
 	}
-	fmt.Fprintf(w, "verdict      %s (tolerance %.3g)\n", verdict, r.Tolerance)
+	fmt.Fprintf(w, "verdict      %s (tolerance %.3g, or %d× float32's noise where larger)\n", verdict, r.Tolerance, compare.NoiseFactor)
 }

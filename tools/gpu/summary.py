@@ -128,7 +128,9 @@ def derived(steps, work):
                 "training": (r.get("training") or {}).get("rel_err"),
                 "loss": (r.get("loss_diff") or {}).get("rel_err"),
                 "worst_gradient": (r.get("worst_gradient") or {}).get("name"),
+                "worst_gradient_of_scale": (r.get("worst_gradient") or {}).get("of_scale"),
                 "worst_gradient_rel_err": (r.get("worst_gradient") or {}).get("rel_err"),
+                "noise": r.get("noise"), "bounds": r.get("bounds"),
             }
     if eq:
         d["equivalence"] = eq
