@@ -9,6 +9,7 @@ import (
 	"hash/crc32"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/gexph/gexph/internal/atomicfile"
 
@@ -16,6 +17,7 @@ import (
 	"github.com/gomlx/compute/shapes"
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
+	"github.com/gomlx/gomlx/ml/train/optimizer"
 )
 
 // A checkpoint file is the magic "GEXPHCK2", the length of a JSON header as a
@@ -34,7 +36,8 @@ const (
 const (
 	// LastCheckpointFile holds the state after the last completed epoch (for Resume).
 	LastCheckpointFile = "last.ckpt"
-	// BestCheckpointFile holds the model of the best validation epoch.
+	// BestCheckpointFile holds the model of the best validation epoch, without the
+	// optimizer's state (it evaluates, predicts and exports; last.ckpt resumes).
 	BestCheckpointFile = "best.ckpt"
 	// LogFile holds one JSON line per completed epoch.
 	LogFile = "log.jsonl"
@@ -93,12 +96,17 @@ type checkpointHeader struct {
 	Variables []savedVariable `json:"variables"`
 }
 
-// saveCheckpoint writes info and every variable of store (in the store's order) to path.
-func saveCheckpoint(path string, info CheckpointInfo, store *model.Store) error {
+// optimizerScope is the scope of the optimizer's state (Adam's moments and step count).
+const optimizerScope = "/" + optimizer.AdamDefaultScope + "/"
+
+// saveCheckpoint writes info and every variable of store (in the store's order) to path;
+// with modelOnly, the optimizer's state is left out: the model alone (a third of the
+// size under Adam), which evaluates, predicts and exports but does not resume.
+func saveCheckpoint(path string, info CheckpointInfo, store *model.Store, modelOnly bool) error {
 	var blobs [][]byte
 	hdr := checkpointHeader{CheckpointInfo: info, ByteOrder: "little"}
 	for v := range store.IterVariables() {
-		if !v.HasValue() {
+		if !v.HasValue() || modelOnly && strings.HasPrefix(v.Path(), optimizerScope) {
 			continue
 		}
 		t, err := v.Value()

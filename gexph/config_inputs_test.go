@@ -255,7 +255,7 @@ func TestOlderRecordsWithIdleFanoutStillLoad(t *testing.T) {
 	old := cfg
 	old.Fanout = "local=ten" // what -fanout local=ten stored in a full-batch run
 	ckpt := filepath.Join(t.TempDir(), LastCheckpointFile)
-	if err := saveCheckpoint(ckpt, CheckpointInfo{Config: old, Dataset: ds.Name}, m.store); err != nil {
+	if err := saveCheckpoint(ckpt, CheckpointInfo{Config: old, Dataset: ds.Name}, m.store, false); err != nil {
 		t.Fatal(err)
 	}
 	js, err := json.Marshal(map[string]any{"seed": old.Seed, "config": old})

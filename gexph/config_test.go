@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"slices"
+	"sort"
 	"strings"
 	"testing"
 
@@ -16,10 +17,10 @@ import (
 
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
-	want := []string{"cifar10", "citeseer", "cluster", "coco-sp", "computers", "computers-ref", "computers-tuned",
-		"cora", "cs", "cs-ref", "cs-tuned", "demo", "graph", "large", "malnet-tiny", "mnist", "node", "ogbn-arxiv",
-		"ogbn-products", "pascalvoc-sp", "pattern", "peptides-func", "peptides-struct", "photo", "photo-ref", "photo-tuned", "physics",
-		"physics-ref", "physics-tuned", "scaling"}
+	want := []string{"cifar10", "citeseer", "cluster", "cluster-ref", "coco-sp", "computers", "computers-ref", "computers-tuned",
+		"cora", "cs", "cs-ref", "cs-tuned", "demo", "graph", "large", "malnet-tiny", "mnist", "mnist-ref", "node", "ogbn-arxiv",
+		"ogbn-products", "pascalvoc-sp", "pattern", "pattern-ref", "peptides-func", "peptides-func-ref", "peptides-struct",
+		"photo", "photo-ref", "photo-tuned", "physics", "physics-ref", "physics-tuned", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)
 	}
@@ -319,4 +320,41 @@ func TestLoadConfigRefusesEndlessStreamsAndHugeFiles(t *testing.T) {
 			t.Errorf("LoadConfig(%s): %v, want a refusal naming the file and the bound", p, err)
 		}
 	}
+}
+
+// TestReferenceCodePresetsChangeOnlyTheReferenceSettings checks that each NAME-ref
+// preset is NAME with exactly the settings under which gexph and the paper's code
+// compute the same outputs and gradients (docs/REFERENCE.md; tools/pyg/equal_budget.sh
+// sets the same).
+func TestReferenceCodePresetsChangeOnlyTheReferenceSettings(t *testing.T) {
+	common := []string{"attn_dropout", "preset", "reference_attention", "reference_virtual_nodes", "torch_init"}
+	for base, extra := range map[string][]string{
+		"pattern":       {"head_l2norm", "weight_decay"},
+		"cluster":       {"dropout", "epochs", "head_l2norm"},
+		"mnist":         {"head_l2norm"},
+		"peptides-func": {"head_layers", "warmup_epochs"},
+	} {
+		a, b := mustPreset(base), mustPreset(base+"-ref")
+		var got []string
+		for _, change := range ConfigChanges(a, b) {
+			got = append(got, strings.SplitN(change, ":", 2)[0])
+		}
+		want := append(append([]string(nil), common...), extra...)
+		sort.Strings(want)
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("%s-ref changes %v, want %v", base, ConfigChanges(a, b), want)
+		}
+		if b.AttnDropout != 0 || !b.TorchInit || !b.ReferenceAttention || !b.ReferenceVirtualNodes {
+			t.Errorf("%s-ref: %+v", base, b)
+		}
+	}
+}
+
+// mustPreset is Preset for a name known to exist.
+func mustPreset(name string) Config {
+	c, err := Preset(name)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }

@@ -888,11 +888,11 @@ func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
 	// before, and a resumed run repeats this epoch (the same seed gives the same epoch)
 	// and writes both again.
 	if st.Best {
-		if err := saveCheckpoint(rd.Path(BestCheckpointFile), info, m.store); err != nil {
+		if err := saveCheckpoint(rd.Path(BestCheckpointFile), info, m.store, true); err != nil {
 			return err
 		}
 	}
-	if err := saveCheckpoint(rd.Path(LastCheckpointFile), info, m.store); err != nil {
+	if err := saveCheckpoint(rd.Path(LastCheckpointFile), info, m.store, false); err != nil {
 		return err
 	}
 	return rd.Commit()

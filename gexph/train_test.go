@@ -303,6 +303,44 @@ func TestOutputFilesAndEvaluate(t *testing.T) {
 	}
 }
 
+// TestBestCheckpointHoldsTheModelOnly checks that best.ckpt leaves the optimizer's
+// state out (it is what a run's figures are re-derived from, and small enough to
+// commit) and holds every other variable of last.ckpt, which keeps the state to resume.
+func TestBestCheckpointHoldsTheModelOnly(t *testing.T) {
+	ds := tinyNodeDataset(8, 11)
+	cfg := tinyConfig()
+	cfg.Epochs = 1
+	dir := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	_, best, err := ReadCheckpointVariables(filepath.Join(dir, BestCheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, last, err := ReadCheckpointVariables(filepath.Join(dir, LastCheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	inBest := map[string]bool{}
+	for _, v := range best {
+		if strings.HasPrefix(v.Path, optimizerScope) {
+			t.Errorf("best.ckpt holds the optimizer's %s", v.Path)
+		}
+		inBest[v.Path] = true
+	}
+	optimizerVars := 0
+	for _, v := range last {
+		switch {
+		case strings.HasPrefix(v.Path, optimizerScope):
+			optimizerVars++
+		case !inBest[v.Path]:
+			t.Errorf("best.ckpt lacks %s", v.Path)
+		}
+	}
+	if optimizerVars == 0 {
+		t.Errorf("last.ckpt holds no optimizer state under %s: nothing to resume from", optimizerScope)
+	}
+}
+
 func TestCheckpointCorruption(t *testing.T) {
 	ds := tinyNodeDataset(8, 11)
 	cfg := tinyConfig()

@@ -14,8 +14,10 @@ func init() {
 		// function, constant and variable definitions
 		"Backends":         reflect.ValueOf(compare.Backends),
 		"DefaultTolerance": reflect.ValueOf(constant.MakeFromLiteral("0.0001000000000000000000011434944787933054577422353759175166487693787", token.FLOAT, 0)),
+		"NoiseFactor":      reflect.ValueOf(constant.MakeFromLiteral("10", token.INT, 0)),
 
 		// type definitions
+		"Levels":     reflect.ValueOf((*compare.Levels)(nil)),
 		"Options":    reflect.ValueOf((*compare.Options)(nil)),
 		"Result":     reflect.ValueOf((*compare.Result)(nil)),
 		"TensorDiff": reflect.ValueOf((*compare.TensorDiff)(nil)),
