@@ -285,9 +285,37 @@ func (ck *loadedCheckpoint) restore(store *model.Store) error {
 	return nil
 }
 
+// convertFloat returns t in dtype when both are float32 or float64 (a float64 model's
+// weights copied from a float32 one), else t as it is.
+func convertFloat(t *tensors.Tensor, dtype dtypes.DType) *tensors.Tensor {
+	from := t.Shape().DType
+	if from == dtype || !isF32OrF64(from) || !isF32OrF64(dtype) {
+		return t
+	}
+	dims := t.Shape().Dimensions
+	if from == dtypes.Float32 {
+		src := tensors.MustCopyFlatData[float32](t)
+		out := make([]float64, len(src))
+		for i, x := range src {
+			out[i] = float64(x)
+		}
+		return tensors.FromFlatDataAndDimensions(out, dims...)
+	}
+	src := tensors.MustCopyFlatData[float64](t)
+	out := make([]float32, len(src))
+	for i, x := range src {
+		out[i] = float32(x)
+	}
+	return tensors.FromFlatDataAndDimensions(out, dims...)
+}
+
+// isF32OrF64 tells whether dtype is float32 or float64.
+func isF32OrF64(dtype dtypes.DType) bool { return dtype == dtypes.Float32 || dtype == dtypes.Float64 }
+
 // CopyWeightsFrom gives every variable of m the value of the variable of the same path in
 // src (as a host copy, so the two models may live on different backends), creating the
-// ones m lacks. Shapes must agree.
+// ones m lacks. Shapes must agree; float32 and float64 values are converted to the
+// dtype of m's variable (ModelOptions.Float64).
 func (m *Model) CopyWeightsFrom(src *Model) error {
 	for v := range src.store.IterVariables() {
 		if !v.HasValue() {
@@ -309,6 +337,7 @@ func (m *Model) CopyWeightsFrom(src *Model) error {
 			w.SetTrainable(v.Trainable)
 			continue
 		}
+		host = convertFloat(host, w.Shape().DType)
 		if !w.Shape().Equal(host.Shape()) {
 			return fmt.Errorf("variable %s: shape %s against %s", v.Path(), w.Shape(), host.Shape())
 		}

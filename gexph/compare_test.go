@@ -35,8 +35,8 @@ func TestCompareBackendsSameBackendIsExact(t *testing.T) {
 				t.Errorf("go against go differs: inference %g, training %g, loss %g, worst gradient %s %g",
 					res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.RelErr)
 			}
-			// The noise is the reference against itself with shuffled edges: small,
-			// finite, and it can only raise the bounds above the tolerance.
+			// The noise is the reference's float32 results against its float64 twin's:
+			// small, finite, and it can only raise the bounds above the tolerance.
 			if n := res.Noise; !(n.Inference < 1e-4 && n.Training < 1e-4 && n.Loss < 1e-4 && n.Gradients < 1e-3) ||
 				res.Bounds.Gradients < res.Tolerance || res.Bounds.Training < res.Tolerance {
 				t.Errorf("noise %+v, bounds %+v", res.Noise, res.Bounds)
@@ -46,6 +46,38 @@ func TestCompareBackendsSameBackendIsExact(t *testing.T) {
 			}
 			if tc.padding == "pow2" && res.PadNodes == res.Nodes {
 				t.Errorf("pow2 padding left %d nodes unpadded", res.Nodes)
+			}
+		})
+	}
+}
+
+// TestFloat64ReferenceComputesInFloat64 holds the go backend to a float64 reference on
+// every kind of batch: the outputs, loss and gradients differ (so the reference does
+// compute in another precision), by no more than float32's rounding, and the float64
+// reference needs no noise of its own.
+func TestFloat64ReferenceComputesInFloat64(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ds   *data.Dataset
+	}{
+		{"graphs", gexph.CategoricalEdges(gexph.TinyGraphDataset(data.GraphClassification, 8, 3), 3)},
+		{"nodes", gexph.TinyNodeDataset(8, 3)},
+		{"transductive", gexph.TinyTransductiveDataset(5)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cfg := gexph.TinyConfig()
+			cfg.Layers = 2
+			res, err := compare.Backends(cfg, tc.ds, compare.Options{Backend: "go", ReferenceFloat64: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !res.ReferenceFloat64 || res.Noise != (compare.Levels{}) {
+				t.Errorf("float64 reference: flag %v, noise %+v", res.ReferenceFloat64, res.Noise)
+			}
+			if !(res.Inference.RelErr > 0 && res.Inference.RelErr < 1e-5 && res.Training.RelErr < 1e-4 &&
+				res.WorstGradient.OfScale > 0 && res.WorstGradient.OfScale < 1e-3) {
+				t.Errorf("float32 against float64: inference %g, training %g, worst gradient %s %g", res.Inference.RelErr,
+					res.Training.RelErr, res.WorstGradient.Name, res.WorstGradient.OfScale)
 			}
 		})
 	}

@@ -140,7 +140,7 @@ func (m *Model) LossGradients(b *Batch) (*Gradients, error) {
 				names = append(names, v.Path())
 			}
 		}
-		return append([]*Node{loss, out}, scope.BuildTrainableVariablesGradientsGraph(loss)...)
+		return asFloat32(append([]*Node{loss, out}, scope.BuildTrainableVariablesGradientsGraph(loss)...))
 	})
 	if err != nil {
 		return nil, fmt.Errorf("gradients: %w", err)

@@ -159,6 +159,10 @@ type ModelOptions struct {
 	// (Spexphormer's second stage; see AttentionScores.Sparsify). Such a model's batches
 	// have one padding node.
 	LayerGraphs *LayerGraphs
+	// Float64 computes in float64: variables, inputs and every operation, with the
+	// outputs and gradients handed back as float32. It is a reference for float32
+	// backends (compare.Options.ReferenceFloat64), not a training mode.
+	Float64 bool
 }
 
 // Model is an Exphormer (GraphGPS) model for one data set: the configuration, what it
@@ -180,7 +184,9 @@ type Model struct {
 	sp *sampler
 	// layerGraphs are the per-layer attention edges (ModelOptions.LayerGraphs), or nil.
 	layerGraphs *LayerGraphs
-	numVirtual  int
+	// dtype is the dtype the model computes in (ModelOptions.Float64).
+	dtype      dtypes.DType
+	numVirtual int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
 	pe      *posenc.Cache
@@ -240,7 +246,10 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if err != nil {
 		return nil, err
 	}
-	m := &Model{cfg: cfg, spec: spec}
+	m := &Model{cfg: cfg, spec: spec, dtype: dtypes.Float32}
+	if opts.Float64 {
+		m.dtype = dtypes.Float64
+	}
 	if m.loss, err = checkLossAndMetric(&cfg, spec.task); err != nil {
 		return nil, err
 	}
@@ -428,7 +437,7 @@ func (m *Model) forward(b *Batch) (*tensors.Tensor, error) {
 			m.evalExec.Finalize()
 		}
 		e, err := model.NewExec(m.backend, m.store, func(scope *model.Scope, ins []*Node) []*Node {
-			return []*Node{m.modelGraph(scope, m.bind(ins))}
+			return asFloat32([]*Node{m.modelGraph(scope, m.bind(ins))})
 		})
 		if err != nil {
 			return nil, fmt.Errorf("model: %w", err)
@@ -455,7 +464,25 @@ func (m *Model) bind(ins []*Node) *Inputs[*Node] {
 	if err != nil {
 		panic(err) // Reported by model.Exec.Call as its error.
 	}
+	if m.dtype != dtypes.Float32 {
+		for _, f := range in.fields() {
+			if *f != nil && (*f).DType() == dtypes.Float32 {
+				*f = ConvertDType(*f, m.dtype)
+			}
+		}
+	}
 	return in
+}
+
+// asFloat32 returns the graph's results as float32, as every caller reads them (a
+// float64 model's included).
+func asFloat32(nodes []*Node) []*Node {
+	for i, n := range nodes {
+		if n.DType() == dtypes.Float64 {
+			nodes[i] = ConvertDType(n, dtypes.Float32)
+		}
+	}
+	return nodes
 }
 
 // nodeEmbeddingDim is the width of the encoded node features (the PE embedding fills
@@ -500,7 +527,7 @@ type edgeInputs struct {
 func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (h *Node, ed edgeInputs) {
 	cfg := m.cfg
 	d := cfg.HiddenDim
-	dtype := dtypes.Float32
+	dtype := m.dtype
 	g := in.NodeMask.Graph()
 	gp := in.GraphMask.Shape().Dimensions[0]
 
@@ -642,19 +669,19 @@ func (m *Model) encodeNodes(scope *model.Scope, in *Inputs[*Node], dim int) *Nod
 	case data.Dense:
 		return layers.Linear(scope, in.X, true, dim)
 	case data.Categorical:
-		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim, m.cfg.TorchInit)
+		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim, m.cfg.TorchInit, m.dtype)
 	case data.Sparse:
 		g := in.NodeMask.Graph()
-		w := scope.VariableWithShape("weights", shapes.Make(dtypes.Float32, m.spec.node.cols, dim)).NodeValue(g)
-		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+		w := scope.VariableWithShape("weights", shapes.Make(m.dtype, m.spec.node.cols, dim)).NodeValue(g)
+		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(m.dtype, dim)).NodeValue(g)
 		if m.densify {
 			return Add(layers.LinearMap(in.X, w), InsertAxes(b, 0))
 		}
 		rows := Mul(Gather(w, InsertAxes(in.XCol, -1)), InsertAxes(in.XVal, -1))
-		x := ScatterSum(Zeros(g, shapes.Make(dtypes.Float32, np, dim)), InsertAxes(in.XRow, -1), rows, false, false)
+		x := ScatterSum(Zeros(g, shapes.Make(m.dtype, np, dim)), InsertAxes(in.XRow, -1), rows, false, false)
 		return Add(x, InsertAxes(b, 0))
 	}
-	one := layers.EdgeTypeEmbedding(scope, Zeros(in.NodeMask.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
+	one := layers.EdgeTypeEmbedding(scope, Zeros(in.NodeMask.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, m.dtype)
 	return BroadcastToDims(one, np, dim)
 }
 
@@ -671,13 +698,13 @@ func (m *Model) encodeEdgeTable(scope *model.Scope, in *Inputs[*Node], dim int) 
 	case m.spec.edge.kind == data.Categorical && len(m.spec.edge.card) == 1:
 		codes := max(m.spec.edge.card[0], 1)
 		all := Iota(g, shapes.Make(dtypes.Int32, codes), 0)
-		table = layers.EdgeTypeEmbedding(scope.In("column_0"), all, codes, dim, dtypes.Float32)
-		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+		table = layers.EdgeTypeEmbedding(scope.In("column_0"), all, codes, dim, m.dtype)
+		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(m.dtype, dim)).NodeValue(g)
 		return Add(table, InsertAxes(b, 0)), Reshape(in.ECat, ep)
 	case m.spec.edge.kind == data.Categorical:
-		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim, false), nil
+		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim, false, m.dtype), nil
 	}
-	one := layers.EdgeTypeEmbedding(scope, Zeros(g, shapes.Make(dtypes.Int32, 1)), 1, dim, dtypes.Float32)
+	one := layers.EdgeTypeEmbedding(scope, Zeros(g, shapes.Make(dtypes.Int32, 1)), 1, dim, m.dtype)
 	return one, Zeros(g, shapes.Make(dtypes.Int32, ep))
 }
 
@@ -685,7 +712,7 @@ func (m *Model) encodeEdgeTable(scope *model.Scope, in *Inputs[*Node], dim int) 
 // bias: the linear map of the concatenated one-hot codes. With oneHotInit the tables and
 // the bias are initialised as PyTorch's nn.Linear of that one-hot vector (uniform in
 // ±1/√(total codes)); otherwise the rows N(0, 1) and the bias zero.
-func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, oneHotInit bool) *Node {
+func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, oneHotInit bool, dtype dtypes.DType) *Node {
 	g := codes.Graph()
 	biasScope := scope.WithInitializer(initializer.Zero)
 	var uniform *model.Scope
@@ -703,10 +730,10 @@ func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, 
 		col := Reshape(Slice(codes, AxisRange(), AxisRange(c, c+1)), -1)
 		var emb *Node
 		if oneHotInit {
-			table := uniform.In("column_%d", c).VariableWithShape("embeddings", shapes.Make(dtypes.Float32, max(n, 1), dim)).NodeValue(g)
+			table := uniform.In("column_%d", c).VariableWithShape("embeddings", shapes.Make(dtype, max(n, 1), dim)).NodeValue(g)
 			emb = Gather(table, InsertAxes(ConvertDType(col, dtypes.Int32), -1))
 		} else {
-			emb = layers.EdgeTypeEmbedding(scope.In("column_%d", c), col, max(n, 1), dim, dtypes.Float32)
+			emb = layers.EdgeTypeEmbedding(scope.In("column_%d", c), col, max(n, 1), dim, dtype)
 		}
 		if sum == nil {
 			sum = emb
@@ -714,7 +741,7 @@ func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, 
 			sum = Add(sum, emb)
 		}
 	}
-	b := biasScope.VariableWithShape("biases", shapes.Make(dtypes.Float32, dim)).NodeValue(g)
+	b := biasScope.VariableWithShape("biases", shapes.Make(dtype, dim)).NodeValue(g)
 	if sum == nil {
 		return BroadcastToDims(InsertAxes(b, 0), codes.Shape().Dimensions[0], dim)
 	}

@@ -18,19 +18,20 @@ import (
 )
 
 // DefaultTolerance is the largest relative difference Backends accepts by
-// default between two backends' outputs or gradients, unless float32's own noise on the
+// default between two backends' outputs or gradients, unless float32's own error on the
 // batch is larger (NoiseFactor).
 const DefaultTolerance = 1e-4
 
-// NoiseFactor scales the reference's float32 noise into a bound. The noise is what
-// float32 alone changes on the batch: the reference backend against itself with the
-// batch's edges in another order (the same function, its sums in another order). A
-// backend that sums in an order of its own (a GPU's tree and atomic reductions) differs
-// from the reference by a few times that one draw; ten times it is accepted. Where a
-// computation is well conditioned the noise is far below the tolerance and the
-// tolerance decides; where it is not (gradients that are small residues of large
-// cancelling sums, as GatedGCN's on a class-balanced loss), no float32 backend can meet
-// the tolerance and the noise decides.
+// NoiseFactor scales the reference's float32 error into a bound. The error is what
+// float32 alone costs on the batch: the reference against the same model computed in
+// float64 on the same backend (gexph.ModelOptions.Float64). Another backend sums in
+// another order (a GPU's tree and atomic reductions) and may land further from float64
+// by a few times that; ten times it is accepted. Where a computation is well
+// conditioned, the error is far below the tolerance and the tolerance decides. Where it
+// is not, no float32 backend can meet the tolerance and the error decides. Gradients
+// that are small residues of large cancelling sums are of this kind: GatedGCN's under a
+// class-balanced loss, for one, which float32 gets to within 1e-4 to 1e-2 of the
+// gradient's scale.
 const NoiseFactor = 10
 
 // Options selects what Backends runs.
@@ -47,6 +48,10 @@ type Options struct {
 	Padding string
 	// Tolerance is the largest relative difference accepted (0: DefaultTolerance).
 	Tolerance float64
+	// ReferenceFloat64 runs the reference in float64 (gexph.ModelOptions.Float64): the
+	// differences are then the tested backend's own float32 error, and no noise is
+	// measured (the tolerance decides).
+	ReferenceFloat64 bool
 }
 
 // TensorDiff is the difference of one tensor between two backends: the largest absolute
@@ -109,7 +114,9 @@ func jsonNumber(x float64) any {
 type Result struct {
 	Backend   string `json:"backend"`
 	Reference string `json:"reference"`
-	Dataset   string `json:"dataset"`
+	// ReferenceFloat64 tells that the reference computed in float64.
+	ReferenceFloat64 bool   `json:"reference_float64,omitempty"`
+	Dataset          string `json:"dataset"`
 	// The batch: graphs, real nodes and padded node rows.
 	Graphs   int `json:"graphs"`
 	Nodes    int `json:"nodes"`
@@ -129,8 +136,8 @@ type Result struct {
 	Gradients     []TensorDiff `json:"gradients"`
 	WorstGradient TensorDiff   `json:"worst_gradient"`
 	GradientScale float64      `json:"gradient_scale"`
-	// Noise is float32's own noise on the batch: the same differences between the
-	// reference and itself on the batch with its edges shuffled (NoiseFactor).
+	// Noise is float32's own error on the batch: the same differences between the
+	// reference and its float64 twin (NoiseFactor); zero with ReferenceFloat64.
 	Noise Levels `json:"noise"`
 	// Tolerance is the tolerance asked for; Bounds the bound applied to each quantity,
 	// the larger of Tolerance and NoiseFactor times its noise. OK tells whether every
@@ -144,13 +151,13 @@ type Result struct {
 // (the reference model's initial weights are copied into the other) and compares, on one
 // batch, the inference outputs, the training-mode outputs and loss, and the gradient of
 // the loss for every trainable variable. Dropout is switched off, so that both backends
-// compute the same function. The reference also runs the batch with its edges shuffled,
-// which measures float32's own noise on it (Result.Noise, NoiseFactor). It is how a new
+// compute the same function. The reference also runs the batch in float64, which
+// measures float32's own error on it (Result.Noise, NoiseFactor). It is how a new
 // backend (XLA on a GPU) is held to the pure-Go one.
 func Backends(cfg gexph.Config, ds *data.Dataset, opts Options) (Result, error) {
 	cfg.Dropout, cfg.AttnDropout = 0, 0
 	res := Result{Backend: backendOrDefault(opts.Backend), Reference: backendOrDefault(opts.Reference),
-		Dataset: ds.Name, Tolerance: opts.Tolerance}
+		ReferenceFloat64: opts.ReferenceFloat64, Dataset: ds.Name, Tolerance: opts.Tolerance}
 	if res.Tolerance == 0 {
 		res.Tolerance = DefaultTolerance
 	}
@@ -166,7 +173,8 @@ func Backends(cfg gexph.Config, ds *data.Dataset, opts Options) (Result, error) 
 		return res, fmt.Errorf("compare: backend %s: %w", res.Backend, err)
 	}
 	defer test.Close()
-	ref, err := gexph.NewModelWithOptions(cfg, ds, gexph.ModelOptions{Backend: opts.Reference, Padding: padding})
+	ref, err := gexph.NewModelWithOptions(cfg, ds, gexph.ModelOptions{Backend: opts.Reference, Padding: padding,
+		Float64: opts.ReferenceFloat64})
 	if err != nil {
 		return res, fmt.Errorf("compare: reference %s: %w", res.Reference, err)
 	}
@@ -183,19 +191,40 @@ func Backends(cfg gexph.Config, ds *data.Dataset, opts Options) (Result, error) 
 	if err != nil {
 		return res, fmt.Errorf("compare: reference %s: %w", res.Reference, err)
 	}
-	shuffled, err := probe(ref, b.ShuffledEdges(noiseSeed))
-	if err != nil {
-		return res, fmt.Errorf("compare: reference %s, edges shuffled: %w", res.Reference, err)
-	}
 	got, err := probe(test, b)
 	if err != nil {
 		return res, fmt.Errorf("compare: backend %s: %w", res.Backend, err)
 	}
 	res.Loss, res.RefLoss = got.loss, want.loss
-	var noise Result
-	noise.fill(shuffled, want, nil)
-	res.fill(got, want, &noise)
+	var noise *Result
+	if !opts.ReferenceFloat64 {
+		if noise, err = float32Error(cfg, ds, ref, b, want, opts.Reference, padding); err != nil {
+			return res, err
+		}
+	}
+	res.fill(got, want, noise)
 	return res, nil
+}
+
+// float32Error measures the reference's own float32 error on the batch: its results
+// (want) against those of a float64 twin with the same weights on the same backend.
+func float32Error(cfg gexph.Config, ds *data.Dataset, ref *gexph.Model, b *gexph.Batch, want *probeResult,
+	backend, padding string) (*Result, error) {
+	twin, err := gexph.NewModelWithOptions(cfg, ds, gexph.ModelOptions{Backend: backend, Padding: padding, Float64: true})
+	if err != nil {
+		return nil, fmt.Errorf("compare: reference %s in float64: %w", backendOrDefault(backend), err)
+	}
+	defer twin.Close()
+	if err := twin.CopyWeightsFrom(ref); err != nil {
+		return nil, fmt.Errorf("compare: %w", err)
+	}
+	exact, err := probe(twin, b)
+	if err != nil {
+		return nil, fmt.Errorf("compare: reference %s in float64: %w", backendOrDefault(backend), err)
+	}
+	var r Result
+	r.fill(want, exact, nil)
+	return &r, nil
 }
 
 // backendOrDefault names the pure-Go backend for "".
@@ -206,11 +235,8 @@ func backendOrDefault(spec string) string {
 	return spec
 }
 
-// noiseSeed draws the edge order of the noise probe.
-const noiseSeed = 1
-
 // fill sets the differences of got against want and, given the noise (the same
-// differences of the reference with itself on the batch with shuffled edges; nil: none),
+// differences of the reference's float32 results against float64's; nil: none),
 // the bounds and the verdict.
 func (r *Result) fill(got, want *probeResult, noise *Result) {
 	r.Inference = diffTensor("inference outputs", got.inference, want.inference)

@@ -15,9 +15,10 @@ import (
 var errBackendsDiffer = errors.New("the backends differ beyond the tolerance")
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("compare", "-backend B [-reference go] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]", stderr)
+	fs := newFlagSet("compare", "-backend B [-reference go] [-reference-float64] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]", stderr)
 	backend := fs.String("backend", "", "the backend under test, e.g. xla:/path/to/pjrt_plugin.so or xla:cpu")
 	reference := fs.String("reference", "go", "the backend it is held to")
+	float64Ref := fs.Bool("reference-float64", false, "run the reference in float64: the differences are then the tested backend's own float32 error")
 	cf := addConfigFlags(fs)
 	df := addDataFlags(fs, "pattern")
 	batch := fs.Int("batch", 0, "graphs in the batch (0: the config's batch_size); transductive data sets use their whole graph")
@@ -44,7 +45,8 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("-dataset %s: %w", *df.spec, err)
 	}
-	res, err := compare.Backends(cfg, ds, compare.Options{Backend: *backend, Reference: *reference, Padding: *padding, Tolerance: *tol})
+	res, err := compare.Backends(cfg, ds, compare.Options{Backend: *backend, Reference: *reference, Padding: *padding, Tolerance: *tol,
+		ReferenceFloat64: *float64Ref})
 	if err != nil {
 		return err
 	}
@@ -75,18 +77,22 @@ func compareDataOptions(cfg gexph.Config, df dataFlags, warnings io.Writer) data
 
 // printComparison writes the readable report of a comparison.
 func printComparison(w io.Writer, r compare.Result) {
+	ref := r.Reference
+	if r.ReferenceFloat64 {
+		ref += " (float64)"
+	}
 	fmt.Fprintf(w, "backend      %s\nreference    %s\ndata set     %s (%d graphs, %d nodes, %d node rows padded)\nparameters   %d\n",
-		r.Backend, r.Reference, r.Dataset, r.Graphs, r.Nodes, r.PadNodes, r.Params)
+		r.Backend, ref, r.Dataset, r.Graphs, r.Nodes, r.PadNodes, r.Params)
 	fmt.Fprintf(w, "loss         %.7g against %.7g\n", r.Loss, r.RefLoss)
 	for _, q := range []struct {
 		d            compare.TensorDiff
 		noise, bound float64
 	}{{r.Inference, r.Noise.Inference, r.Bounds.Inference}, {r.Training, r.Noise.Training, r.Bounds.Training},
 		{r.LossDiff, r.Noise.Loss, r.Bounds.Loss}} {
-		fmt.Fprintf(w, "%-22s rel %.3g  (max abs %.3g over %d values; float32 noise %.3g, bound %.3g)\n",
+		fmt.Fprintf(w, "%-22s rel %.3g  (max abs %.3g over %d values; noise %.3g, bound %.3g)\n",
 			q.d.Name, q.d.RelErr, q.d.MaxAbs, q.d.Size, q.noise, q.bound)
 	}
-	fmt.Fprintf(w, "gradients of %d variables, worst first, as max abs over the gradient's scale %.3g (float32 noise %.3g, bound %.3g):\n",
+	fmt.Fprintf(w, "gradients of %d variables, worst first, as max abs over the gradient's scale %.3g (noise %.3g, bound %.3g):\n",
 		len(r.Gradients), r.GradientScale, r.Noise.Gradients, r.Bounds.Gradients)
 	for i, d := range r.Gradients {
 		if i == 5 {

@@ -7,7 +7,7 @@
 #
 # Steps: tests equivalence bench-pattern attention train bench-scaling bench-cluster
 # bench-mnist bench-peptides. Each has its own time budget (seconds, below) inside a
-# global one (GEXPH_CHECK_SECONDS, default 570), so one hang cannot eat the session's
+# global one (GEXPH_CHECK_SECONDS, default 585), so one hang cannot eat the session's
 # device time; a step cut short is reported as "timeout" and the next one runs.
 # Everything goes to $OUT (default build/gpu-out): check.json (the summary: device,
 # driver, plugin, each step's status, seconds and figures) and check.log (all output).
@@ -24,7 +24,7 @@ ROOT=$(cd "$HERE/../.." && pwd)
 BUNDLE=${GEXPH_GPU_BUNDLE:-$ROOT/build/gpu}
 OUT=${OUT:-$ROOT/build/gpu-out}
 DRYRUN=${GEXPH_CHECK_DRYRUN:-}
-DEADLINE=$(( $(date +%s) + ${GEXPH_CHECK_SECONDS:-570} ))
+DEADLINE=$(( $(date +%s) + ${GEXPH_CHECK_SECONDS:-585} ))
 ALL_STEPS="tests equivalence bench-pattern attention train bench-scaling bench-cluster bench-mnist bench-peptides"
 mkdir -p "$OUT"
 LOG=$OUT/check.log
@@ -235,7 +235,12 @@ run_step() {
       step equivalence-pattern 60 "$GEXPH" compare -backend "$(xla tf32=false)" -dataset pattern ${small:+-batch 4} -json
       step equivalence-computers 90 "$GEXPH" compare -backend "$(xla tf32=false)" -dataset computers -data-dir "$DATA" \
         ${small:+-set layers=1 -set hidden_dim=16} -json
-      step equivalence-pattern-tf32 45 "$GEXPH" compare -backend "$(xla)" -dataset pattern -tol 1e-2 ${small:+-batch 4} -json ;;
+      step equivalence-pattern-tf32 45 "$GEXPH" compare -backend "$(xla)" -dataset pattern -tol 1e-2 ${small:+-batch 4} -json
+      # CUDA's own float32 error: PATTERN against the go backend in float64. A
+      # measurement (float32 gradients of GatedGCN are off by 1e-4 to 1e-2 of their
+      # scale on any backend), so the bound is loose.
+      step equivalence-pattern-float64 60 "$GEXPH" compare -backend "$(xla tf32=false)" -reference-float64 -dataset pattern \
+        -tol 5e-2 ${small:+-batch 4} -json ;;
     bench-pattern | bench-cluster | bench-mnist | bench-peptides)
       local preset=${1#bench-}
       [ "$preset" = peptides ] && preset=peptides-func

@@ -141,7 +141,7 @@ func TestCheckDryRunRecordsEveryStep(t *testing.T) {
 	}
 	recorded, _ := summary["steps"].(map[string]any)
 	for _, name := range []string{"tests", "equivalence-pattern", "equivalence-computers", "equivalence-pattern-tf32",
-		"bench-pattern", "train", "attention-gexph", "attention-torch"} {
+		"equivalence-pattern-float64", "bench-pattern", "train", "attention-gexph", "attention-torch"} {
 		rec, _ := recorded[name].(map[string]any)
 		if rec["status"] != "ok" {
 			t.Errorf("step %s: %v", name, rec)
@@ -149,7 +149,7 @@ func TestCheckDryRunRecordsEveryStep(t *testing.T) {
 	}
 	derived, _ := summary["derived"].(map[string]any)
 	eq, _ := derived["equivalence"].(map[string]any)
-	for _, name := range []string{"pattern", "computers"} {
+	for _, name := range []string{"pattern", "computers", "pattern-float64"} {
 		if e, _ := eq[name].(map[string]any); e["ok"] != true || e["worst_gradient"] == nil {
 			t.Errorf("equivalence %s: %v", name, e)
 		}
