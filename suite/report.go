@@ -106,6 +106,9 @@ func WriteReport(root, path string) error {
 	if err := writeEqualBudgetSection(&body, filepath.Join(root, EqualBudgetDir)); err != nil {
 		return fmt.Errorf("report: %w", err)
 	}
+	if err := writeFullBudgetSection(&body, root, filepath.Dir(path)); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	if found == 0 {
 		return fmt.Errorf("report: no suite results under %s (want %s/<suite>/results.csv or scaling.csv)", root, root)
 	}

@@ -321,6 +321,14 @@ func SuiteNotes(suite string) []string {
 	return nil
 }
 
+// text is the figure as the report prints it: its Text, else "mean ± std".
+func (f PaperFigure) text() string {
+	if f.Text != "" {
+		return f.Text
+	}
+	return fmt.Sprintf("%s ± %s", strconv.FormatFloat(f.Mean, 'f', -1, 64), strconv.FormatFloat(f.Std, 'f', -1, 64))
+}
+
 // WriteResultsMarkdown writes a suite's results section: the metadata, then one table row per
 // summary row with our mean ± std (in the paper's units), the paper's figure where it
 // reports one, the parameter count, seconds per epoch and peak memory, then the notes.
@@ -340,10 +348,7 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 		}
 		p := "—"
 		if fig, ok := paper[r.Dataset+"/"+r.Variant]; ok {
-			p = fig.Text
-			if p == "" {
-				p = fmt.Sprintf("%s ± %s", strconv.FormatFloat(fig.Mean, 'f', -1, 64), strconv.FormatFloat(fig.Std, 'f', -1, 64))
-			}
+			p = fig.text()
 		}
 		if r.Runs == 0 {
 			fmt.Fprintf(bw, "| %s | %s | %s | %d | OOM | %s | — | — | — | — |\n", r.Dataset, r.Variant, r.Metric, r.OutOfMemory, p)

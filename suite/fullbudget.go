@@ -1,0 +1,147 @@
+package suite
+
+import (
+	"bufio"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/gexph/gexph/gexph"
+)
+
+// FullBudgetDir is the folder under a results root that holds the runs on full training
+// sets: DATASET/log.jsonl, a copy of the run's log (a header, then one line per finished
+// epoch; a run still going is copied as far as it got). The run's best.ckpt is kept as
+// checkpoints/DATASET-full.ckpt under the same root.
+const FullBudgetDir = "full"
+
+// fullRun is what the report reads of one full-budget run's log.
+type fullRun struct {
+	header gexph.LogHeader
+	epochs []gexph.EpochStats
+}
+
+// readFullRun reads a run's log.jsonl: the header line, then the epoch lines.
+func readFullRun(path string) (fullRun, error) {
+	var r fullRun
+	f, err := os.Open(path)
+	if err != nil {
+		return r, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 1<<24)
+	for line := 1; sc.Scan(); line++ {
+		if line == 1 {
+			if err := json.Unmarshal(sc.Bytes(), &r.header); err != nil {
+				return r, fmt.Errorf("%s: line 1 (the header): %w", path, err)
+			}
+			continue
+		}
+		var st gexph.EpochStats
+		if err := json.Unmarshal(sc.Bytes(), &st); err != nil {
+			return r, fmt.Errorf("%s: line %d: %w", path, line, err)
+		}
+		r.epochs = append(r.epochs, st)
+	}
+	if err := sc.Err(); err != nil {
+		return r, fmt.Errorf("%s: %w", path, err)
+	}
+	if r.header.Dataset == "" {
+		return r, fmt.Errorf("%s: no header line", path)
+	}
+	return r, nil
+}
+
+// best returns the epoch with the best validation metric (the last one marked best).
+func (r fullRun) best() (gexph.EpochStats, bool) {
+	var b gexph.EpochStats
+	found := false
+	for _, st := range r.epochs {
+		if st.Best {
+			b, found = st, true
+		}
+	}
+	return b, found
+}
+
+// writeFullBudgetSection writes the section of the full-training-set runs from the logs
+// under root/FullBudgetDir, with links relative to the report's folder from; it writes
+// nothing when there are none.
+func writeFullBudgetSection(w io.Writer, root, from string) error {
+	logs, err := filepath.Glob(filepath.Join(root, FullBudgetDir, "*", "log.jsonl"))
+	if err != nil {
+		return err
+	}
+	sort.Strings(logs)
+	var rows []string
+	for _, p := range logs {
+		row, err := fullBudgetRow(root, from, p)
+		if err != nil {
+			return fmt.Errorf("full budget: %w", err)
+		}
+		if row != "" {
+			rows = append(rows, row)
+		}
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	fmt.Fprintln(w, "\n## Full training sets")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU; a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |")
+	fmt.Fprintln(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---|")
+	for _, r := range rows {
+		fmt.Fprintln(w, r)
+	}
+	return nil
+}
+
+// fullBudgetRow is one run's table row ("" when it has no finished epoch yet).
+func fullBudgetRow(root, from, logPath string) (string, error) {
+	r, err := readFullRun(logPath)
+	if err != nil {
+		return "", err
+	}
+	b, ok := r.best()
+	if !ok {
+		return "", nil
+	}
+	name := filepath.Base(filepath.Dir(logPath))
+	scale, digits := metricScale(r.header.Metric), 2
+	if scale == 1 {
+		digits = 4
+	}
+	test := "—"
+	if b.TestMetric != nil {
+		test = fmt.Sprintf("%.*f", digits, *b.TestMetric*scale)
+	}
+	paper := "—"
+	if fig, ok := PaperFigures()[r.header.Dataset+"/"+VariantExphormer]; ok {
+		paper = fig.text()
+	}
+	done, planned := len(r.epochs), r.header.Config.Epochs
+	epochs := fmt.Sprintf("%d of %d", done, planned)
+	if done < planned {
+		epochs += " (in progress)"
+	}
+	ckpt := "—"
+	path := filepath.Join(root, "checkpoints", name+"-full.ckpt")
+	if _, err := os.Stat(path); err == nil {
+		link, err := filepath.Rel(from, path)
+		if err != nil {
+			return "", err
+		}
+		ckpt = fmt.Sprintf("[%s](%s)", filepath.Base(path), filepath.ToSlash(link))
+	} else if !errors.Is(err, os.ErrNotExist) {
+		return "", err
+	}
+	return fmt.Sprintf("| %s | %s | %d | %s | %d | %.*f | %s | %s | %.0f | %s |", name, r.header.Preset, r.header.Seed,
+		epochs, b.Epoch, digits, b.ValMetric*scale, test, paper, medianEpochSeconds(r.epochs[min(1, len(r.epochs)-1):]), ckpt), nil
+}
