@@ -94,3 +94,32 @@ func TestCompareBackendsRefusesBadInput(t *testing.T) {
 		t.Errorf("NaN tolerance: %v", err)
 	}
 }
+
+// TestFusedEngineMatchesUnfusedOnPATTERN holds the go backend with its fused kernels to
+// the same backend without them (go:no_fusion) on a batch of 32 PATTERN graphs with the
+// paper's preset: outputs, loss and every gradient, within compare's bounds. Its edges
+// are many enough for every fusion to apply, the tall Gram products of the weight
+// gradients included (which sum in another order than the unfused matrix product).
+func TestFusedEngineMatchesUnfusedOnPATTERN(t *testing.T) {
+	if testing.Short() {
+		t.Skip("a full PATTERN batch: skipped with -short")
+	}
+	cfg, err := gexph.Preset("pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := data.Load("pattern", data.LoadOptions{Seed: cfg.Seed, TrainGraphs: cfg.BatchSize, ValGraphs: 1, TestGraphs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := compare.Backends(cfg, ds, compare.Options{Backend: "go", Reference: "go:no_fusion"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("fused against unfused: inference %.3g, training %.3g, loss %.3g, worst gradient %s %.3g of the scale (float32 error %+v)",
+		res.Inference.RelErr, res.Training.RelErr, res.LossDiff.RelErr, res.WorstGradient.Name, res.WorstGradient.OfScale, res.Noise)
+	if !res.OK || res.WorstGradient.OfScale == 0 {
+		t.Errorf("fused kernels differ from the unfused ops: %s (worst gradient %g: zero means nothing was fused)",
+			strings.Join(res.Failures(), "; "), res.WorstGradient.OfScale)
+	}
+}

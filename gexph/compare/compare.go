@@ -179,7 +179,13 @@ func Backends(cfg gexph.Config, ds *data.Dataset, opts Options) (Result, error) 
 		return res, fmt.Errorf("compare: reference %s: %w", res.Reference, err)
 	}
 	defer ref.Close()
-	if err := test.CopyWeightsFrom(ref); err != nil {
+	// The weights are a float32 model's initial ones: a float64 model draws others.
+	if opts.ReferenceFloat64 {
+		err = ref.CopyWeightsFrom(test)
+	} else {
+		err = test.CopyWeightsFrom(ref)
+	}
+	if err != nil {
 		return res, fmt.Errorf("compare: %w", err)
 	}
 	b, err := batch(ref, cfg, ds, opts.Graphs)

@@ -1,0 +1,200 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package ops
+
+// Tall Gram products (gexph patch, see PATCHES.md at the module root). The gradient of a
+// dense layer's weights applied to the rows of a tall matrix, x [K, M] · w [M, N] with K
+// edges and M, N a layer's width, is xᵀ·g: a DotGeneral that contracts the long axis K
+// of both operands. The backend writes it as a transpose of x (a copy of all of x) and a
+// matrix product of [M, K] by [K, N] whose output is a small [M, N] block, a shape the
+// blocked GEMM kernels are not made for. The transformation below recognises
+// DotGeneral(Transpose(x), g) of that kind and rewrites it into one node that reads x
+// and g row by row, as they lie in memory, and adds each row's outer product
+// x[k]ᵀ·g[k] into registers, 64 rows at a time, the rows split across the backend's
+// workers. The sums are in another order than the GEMM's, so the results agree to
+// float32 rounding, not bit for bit. The backend option "no_fusion" disables it.
+
+import (
+	"simd"
+	"sync"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/internal/gobackend/dot"
+)
+
+func init() {
+	gobackend.RegisterTransformation(spmmPriority, &TallGramFusion{})
+	gobackend.SetNodeExecutor(compute.OpTypeDotGeneral, gobackend.PriorityUser, execTallGram)
+}
+
+// Sizes of the products the fusion takes: the contracted axis at least minGramRows long
+// and gramTallness times the longer of the other two, which are at most maxGramWidth.
+const (
+	minGramRows   = 2048
+	gramTallness  = 16
+	maxGramWidth  = 256
+	gramChunkRows = 64
+)
+
+// tallGram is the Data of a fused DotGeneral, whose inputs are then x [K, M] and g [K, N].
+type tallGram struct{ k, m, n int }
+
+// TallGramFusion is the graph transformation that fuses DotGeneral(Transpose(x), g)
+// into one node (see the file comment).
+type TallGramFusion struct{}
+
+// Name implements gobackend.GraphTransformation.
+func (*TallGramFusion) Name() string { return "TallGramFusion" }
+
+// Apply implements gobackend.GraphTransformation on the main function.
+func (*TallGramFusion) Apply(b *gobackend.Builder) (bool, error) {
+	f := b.MainFn
+	if f == nil || b.Backend == nil || b.Backend.NoFusion {
+		return false, nil
+	}
+	uses := liveUses(f)
+	for _, n := range f.Nodes {
+		if uses[n.Index] == 0 || n.OpType != compute.OpTypeDotGeneral || len(n.Inputs) != 2 {
+			continue
+		}
+		if x, g, ok := tallGramInputs(n); ok {
+			p := n.Data.(*dot.NodeData)
+			n.Inputs = []*gobackend.Node{x, g}
+			n.Data = &tallGram{k: p.ContractingSize, m: p.LHSCrossSize, n: p.RHSCrossSize}
+			n.ClearCachedExecutor()
+		}
+	}
+	return false, nil
+}
+
+// tallGramInputs returns x and g when n is DotGeneral(Transpose(x), g) or
+// DotGeneral(Transpose(x), Transpose(g)) (the layouts the backend gives xᵀ·g) of tall
+// float32 x [K, M] and g [K, N] contracting K, with no batch axes.
+func tallGramInputs(n *gobackend.Node) (x, g *gobackend.Node, ok bool) {
+	p, ok := n.Data.(*dot.NodeData)
+	if !ok || p.BatchSize != 1 || len(p.LHSBatchAxes) != 0 || p.InputDType != dtypes.Float32 ||
+		p.OutputDType != dtypes.Float32 || n.Shape.DType != dtypes.Float32 {
+		return nil, nil, false
+	}
+	x, ok = untransposed(n.Inputs[0])
+	switch p.Layout {
+	case dot.LayoutNonTransposed:
+		g = n.Inputs[1]
+	case dot.LayoutTransposed:
+		var gok bool
+		g, gok = untransposed(n.Inputs[1])
+		ok = ok && gok
+	default:
+		ok = false
+	}
+	k, m, w := p.ContractingSize, p.LHSCrossSize, p.RHSCrossSize
+	if !ok || g.Shape.IsDynamic() || g.Shape.Rank() != 2 || x.Shape.Dimensions[0] != k || x.Shape.Dimensions[1] != m ||
+		g.Shape.Dimensions[0] != k || g.Shape.Dimensions[1] != w {
+		return nil, nil, false
+	}
+	tall := k >= minGramRows && k >= gramTallness*max(m, w) && m <= maxGramWidth && w <= maxGramWidth
+	return x, g, tall
+}
+
+// untransposed returns the input of t when t transposes a static rank-2 tensor.
+func untransposed(t *gobackend.Node) (*gobackend.Node, bool) {
+	perm, ok := t.Data.([]int)
+	if t.OpType != compute.OpTypeTranspose || !ok || len(perm) != 2 || perm[0] != 1 || perm[1] != 0 || len(t.Inputs) != 1 {
+		return nil, false
+	}
+	in := t.Inputs[0]
+	return in, !in.Shape.IsDynamic() && in.Shape.Rank() == 2
+}
+
+// execTallGram runs a fused DotGeneral (see tallGram); any other DotGeneral falls back.
+func execTallGram(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, _ []bool) (*gobackend.Buffer, error) {
+	p, ok := node.Data.(*tallGram)
+	if !ok {
+		return nil, gobackend.ErrFallback
+	}
+	output, err := backend.GetBuffer(node.Shape)
+	if err != nil {
+		return nil, err
+	}
+	if backend.NoOps {
+		return output, nil
+	}
+	out := output.Flat.([]float32)
+	clear(out)
+	x, g := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32)
+	var mu sync.Mutex
+	splitWork(backend, p.k, 4*gramChunkRows, func(lo, hi int) {
+		acc := make([]float32, len(out))
+		for r := lo; r < hi; r += gramChunkRows {
+			gramChunk(acc, x, g, r, min(hi, r+gramChunkRows), p.m, p.n)
+		}
+		mu.Lock()
+		for i, v := range acc {
+			out[i] += v
+		}
+		mu.Unlock()
+	})
+	return output, nil
+}
+
+// gramChunk adds Σ_{r∈[lo,hi)} x[r]ᵀ·g[r] into acc [m, n]: for each block of four rows of
+// acc and each vector of its columns, the chunk's sums stay in four registers.
+func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	a := 0
+	for ; a+4 <= m; a += 4 {
+		for c := 0; c < n; c += vLen {
+			s := [4]simd.Float32s{simd.BroadcastFloat32s(0), simd.BroadcastFloat32s(0), simd.BroadcastFloat32s(0), simd.BroadcastFloat32s(0)}
+			if c+vLen <= n {
+				s[0], s[1], s[2], s[3] = gramFull(s[0], s[1], s[2], s[3], x, g, lo, hi, m, n, a, c)
+			} else {
+				s[0], s[1], s[2], s[3] = gramPart(s[0], s[1], s[2], s[3], x, g, lo, hi, m, n, a, c)
+			}
+			for i := range s {
+				row := acc[(a+i)*n+c : (a+i)*n+n]
+				o, _ := simd.LoadFloat32sPart(row)
+				o.Add(s[i]).StorePart(row)
+			}
+		}
+	}
+	for ; a < m; a++ {
+		for c := 0; c < n; c++ {
+			var sum float32
+			for r := lo; r < hi; r++ {
+				sum += x[r*m+a] * g[r*n+c]
+			}
+			acc[a*n+c] += sum
+		}
+	}
+}
+
+// gramFull adds, for rows [lo, hi), x[r][a..a+3] times the full vector of g[r] at column
+// c to s0…s3.
+func gramFull(s0, s1, s2, s3 simd.Float32s, x, g []float32, lo, hi, m, n, a, c int) (_, _, _, _ simd.Float32s) {
+	for r := lo; r < hi; r++ {
+		gv := simd.LoadFloat32s(g[r*n+c:])
+		xr := x[r*m+a:][:4]
+		s0 = s0.Add(gv.Mul(simd.BroadcastFloat32s(xr[0])))
+		s1 = s1.Add(gv.Mul(simd.BroadcastFloat32s(xr[1])))
+		s2 = s2.Add(gv.Mul(simd.BroadcastFloat32s(xr[2])))
+		s3 = s3.Add(gv.Mul(simd.BroadcastFloat32s(xr[3])))
+	}
+	return s0, s1, s2, s3
+}
+
+// gramPart is gramFull for the last, partial vector of g's columns.
+func gramPart(s0, s1, s2, s3 simd.Float32s, x, g []float32, lo, hi, m, n, a, c int) (_, _, _, _ simd.Float32s) {
+	for r := lo; r < hi; r++ {
+		gv, _ := simd.LoadFloat32sPart(g[r*n+c : r*n+n])
+		xr := x[r*m+a:][:4]
+		s0 = s0.Add(gv.Mul(simd.BroadcastFloat32s(xr[0])))
+		s1 = s1.Add(gv.Mul(simd.BroadcastFloat32s(xr[1])))
+		s2 = s2.Add(gv.Mul(simd.BroadcastFloat32s(xr[2])))
+		s3 = s3.Add(gv.Mul(simd.BroadcastFloat32s(xr[3])))
+	}
+	return s0, s1, s2, s3
+}

@@ -1,0 +1,93 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+// runGram computes xᵀ·g (DotGeneral contracting axis 0 of x [k, m] and g [k, n]) on a
+// backend of the given config and returns it and the number of fused nodes.
+func runGram(t *testing.T, config string, k, m, n int, x, g []float32) ([]float32, int) {
+	t.Helper()
+	raw, err := gobackend.New(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := raw.(*gobackend.Backend)
+	builder := be.Builder("gram").(*gobackend.Builder)
+	f := builder.Main().(*gobackend.Function)
+	xs, gs := shapes.Make(dtypes.Float32, k, m), shapes.Make(dtypes.Float32, k, n)
+	px, _ := f.Parameter("x", xs, nil)
+	pg, _ := f.Parameter("g", gs, nil)
+	out := must(t)(f.DotGeneral(px, []int{0}, nil, pg, []int{0}, nil, compute.DotGeneralConfig{}))
+	if err := f.Return([]compute.Value{out}, nil); err != nil {
+		t.Fatal(err)
+	}
+	exec, err := builder.Compile()
+	if err != nil {
+		t.Fatalf("compile: %+v", err)
+	}
+	fused := 0
+	for _, node := range f.Nodes {
+		if _, ok := node.Data.(*tallGram); ok {
+			fused++
+		}
+	}
+	bx, _ := be.BufferFromFlatData(0, append([]float32(nil), x...), xs)
+	bg, _ := be.BufferFromFlatData(0, append([]float32(nil), g...), gs)
+	res, err := exec.Execute([]compute.Buffer{bx, bg}, nil, 0)
+	if err != nil {
+		t.Fatalf("execute: %+v", err)
+	}
+	return append([]float32(nil), res[0].(*gobackend.Buffer).Flat.([]float32)...), fused
+}
+
+// TestTallGramEqualsUnfused holds the fused xᵀ·g to the unfused transpose and matrix
+// product and to a float64 sum computed here, to float32 rounding: widths of a GEMM
+// layer (40), odd ones (rows of x not a multiple of four, a partial SIMD vector), rows
+// split across workers and a chunk left over; a product too short to fuse stays unfused.
+func TestTallGramEqualsUnfused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, c := range []struct {
+		k, m, n int
+		fused   bool
+	}{
+		{k: 20000, m: 40, n: 40, fused: true},
+		{k: 4099, m: 7, n: 17, fused: true},
+		{k: 3000, m: 33, n: 3, fused: true},
+		{k: 500, m: 40, n: 40, fused: false},
+	} {
+		x, g := randomFloats(rng, c.k*c.m), randomFloats(rng, c.k*c.n)
+		got, nf := runGram(t, "", c.k, c.m, c.n, x, g)
+		plain, np := runGram(t, "no_fusion", c.k, c.m, c.n, x, g)
+		if want := map[bool]int{true: 1, false: 0}[c.fused]; nf != want || np != 0 {
+			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want %d (0)", c, nf, np, want)
+		}
+		for a := 0; a < c.m; a++ {
+			for b := 0; b < c.n; b++ {
+				var exact, mag float64
+				for r := 0; r < c.k; r++ {
+					p := float64(x[r*c.m+a]) * float64(g[r*c.n+b])
+					exact += p
+					mag += math.Abs(p)
+				}
+				i := a*c.n + b
+				// float32 sums of k terms: error within k·ε of the sum of magnitudes.
+				tol := float64(c.k) * 6e-8 * mag / math.Sqrt(float64(c.k))
+				if math.Abs(float64(got[i])-exact) > tol || math.Abs(float64(plain[i])-exact) > tol {
+					t.Fatalf("%+v: [%d,%d] fused %g, unfused %g, float64 %g (tolerance %g)", c, a, b, got[i], plain[i], exact, tol)
+				}
+			}
+		}
+	}
+}
