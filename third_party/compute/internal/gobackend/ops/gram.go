@@ -12,13 +12,13 @@ package ops
 // blocked GEMM kernels are not made for. The transformation below recognises
 // DotGeneral(Transpose(x), g) of that kind and rewrites it into one node that reads x
 // and g row by row, as they lie in memory, and adds each row's outer product
-// x[k]ᵀ·g[k] into registers, 64 rows at a time, the rows split across the backend's
-// workers. The sums are in another order than the GEMM's, so the results agree to
+// x[k]ᵀ·g[k] into registers, 64 rows at a time, in fixed blocks of rows shared among the
+// backend's workers and added in block order (the result does not depend on the number
+// of workers). The sums are in another order than the GEMM's, so the results agree to
 // float32 rounding, not bit for bit. The backend option "no_fusion" disables it.
 
 import (
 	"simd"
-	"sync"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
@@ -38,6 +38,10 @@ const (
 	gramTallness  = 16
 	maxGramWidth  = 256
 	gramChunkRows = 64
+	// Rows are summed in blocks of gramBlockRows (more where there would be more than
+	// maxGramBlocks), the unit of work of the backend's workers.
+	gramBlockRows = 4096
+	maxGramBlocks = 64
 )
 
 // tallGram is the Data of a fused DotGeneral, whose inputs are then x [K, M] and g [K, N].
@@ -124,20 +128,26 @@ func execTallGram(backend *gobackend.Backend, node *gobackend.Node, inputs []*go
 		return output, nil
 	}
 	out := output.Flat.([]float32)
-	clear(out)
 	x, g := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32)
-	var mu sync.Mutex
-	splitWork(backend, p.k, 4*gramChunkRows, func(lo, hi int) {
-		acc := make([]float32, len(out))
-		for r := lo; r < hi; r += gramChunkRows {
-			gramChunk(acc, x, g, r, min(hi, r+gramChunkRows), p.m, p.n)
+	// Fixed blocks of rows, each summed on its own and then added in block order: the
+	// result does not depend on how many workers share the blocks.
+	blockRows := max(gramBlockRows, (p.k+maxGramBlocks-1)/maxGramBlocks)
+	blocks := (p.k + blockRows - 1) / blockRows
+	partial := make([]float32, blocks*len(out))
+	splitWork(backend, blocks, 1, func(lo, hi int) {
+		for b := lo; b < hi; b++ {
+			acc := partial[b*len(out) : (b+1)*len(out)]
+			for r := b * blockRows; r < min(p.k, (b+1)*blockRows); r += gramChunkRows {
+				gramChunk(acc, x, g, r, min(p.k, (b+1)*blockRows, r+gramChunkRows), p.m, p.n)
+			}
 		}
-		mu.Lock()
-		for i, v := range acc {
+	})
+	copy(out, partial[:len(out)])
+	for b := 1; b < blocks; b++ {
+		for i, v := range partial[b*len(out) : (b+1)*len(out)] {
 			out[i] += v
 		}
-		mu.Unlock()
-	})
+	}
 	return output, nil
 }
 

@@ -7,6 +7,7 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -55,7 +56,8 @@ func runGram(t *testing.T, config string, k, m, n int, x, g []float32) ([]float3
 // TestTallGramEqualsUnfused holds the fused xᵀ·g to the unfused transpose and matrix
 // product and to a float64 sum computed here, to float32 rounding: widths of a GEMM
 // layer (40), odd ones (rows of x not a multiple of four, a partial SIMD vector), rows
-// split across workers and a chunk left over; a product too short to fuse stays unfused.
+// split across workers and a chunk left over, the same result bit for bit on one worker;
+// a product too short to fuse stays unfused.
 func TestTallGramEqualsUnfused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	for _, c := range []struct {
@@ -63,6 +65,7 @@ func TestTallGramEqualsUnfused(t *testing.T) {
 		fused   bool
 	}{
 		{k: 20000, m: 40, n: 40, fused: true},
+		{k: 300000, m: 8, n: 8, fused: true}, // More blocks than maxGramBlocks: longer blocks.
 		{k: 4099, m: 7, n: 17, fused: true},
 		{k: 3000, m: 33, n: 3, fused: true},
 		{k: 500, m: 40, n: 40, fused: false},
@@ -70,6 +73,9 @@ func TestTallGramEqualsUnfused(t *testing.T) {
 		x, g := randomFloats(rng, c.k*c.m), randomFloats(rng, c.k*c.n)
 		got, nf := runGram(t, "", c.k, c.m, c.n, x, g)
 		plain, np := runGram(t, "no_fusion", c.k, c.m, c.n, x, g)
+		if one, _ := runGram(t, "parallelism=1", c.k, c.m, c.n, x, g); !slices.Equal(one, got) {
+			t.Fatalf("%+v: the result depends on the number of workers", c)
+		}
 		if want := map[bool]int{true: 1, false: 0}[c.fused]; nf != want || np != 0 {
 			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want %d (0)", c, nf, np, want)
 		}
