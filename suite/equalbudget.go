@@ -65,19 +65,22 @@ func writeEqualBudgetSection(w io.Writer, dir string) error {
 			rows = append(rows, row)
 		}
 	}
+	writeTableSection(w, "Equal budget: gexph against the paper's code", "Both stacks train on the same graphs (`gexph data -export`, read by the reference through `tools/pyg`), with the reference's config and gexph's preset set to the same hyperparameters, for the same epochs, the same seeds on each side (1–3, or more where a row lists more), one run at a time on the same machine (`bash tools/pyg/equal_budget.sh DATASET`; differences between the presets and the reference's configs: [REFERENCE.md](REFERENCE.md#graph-level-data-sets-at-equal-budget)). Test metric at the best validation epoch, each seed; the verdict asks whether gexph's mean lies within the reference's seed range or above it. Seconds per epoch are medians over the seeds; some runs shared the machine with other work, which makes their seconds no timing: REFERENCE.md names them and gives the figures measured alone.",
+		"| Data set | Budget | Reference (seeds) | gexph (seeds) | Verdict | s/epoch: reference, gexph | Peak RSS (MiB): reference, gexph |",
+		"|---|---|---|---|---|---|---|", rows)
+	return nil
+}
+
+// writeTableSection writes a report section of a title, an introduction and a table of
+// the given header, alignment line and rows; nothing when there are no rows.
+func writeTableSection(w io.Writer, title, intro, header, align string, rows []string) {
 	if len(rows) == 0 {
-		return nil
+		return
 	}
-	fmt.Fprintln(w, "\n## Equal budget: gexph against the paper's code")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Both stacks train on the same graphs (`gexph data -export`, read by the reference through `tools/pyg`), with the reference's config and gexph's preset set to the same hyperparameters, for the same epochs, the same seeds on each side (1–3, or more where a row lists more), one run at a time on the same machine (`bash tools/pyg/equal_budget.sh DATASET`; differences between the presets and the reference's configs: [REFERENCE.md](REFERENCE.md#graph-level-data-sets-at-equal-budget)). Test metric at the best validation epoch, each seed; the verdict asks whether gexph's mean lies within the reference's seed range or above it. Seconds per epoch are medians over the seeds; some runs shared the machine with other work, which makes their seconds no timing: REFERENCE.md names them and gives the figures measured alone.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| Data set | Budget | Reference (seeds) | gexph (seeds) | Verdict | s/epoch: reference, gexph | Peak RSS (MiB): reference, gexph |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	fmt.Fprintf(w, "\n## %s\n\n%s\n\n%s\n%s\n", title, intro, header, align)
 	for _, r := range rows {
 		fmt.Fprintln(w, r)
 	}
-	return nil
 }
 
 // equalBudgetRow summarises one data set's records as a table row ("" when a side has

@@ -88,18 +88,9 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 			rows = append(rows, row)
 		}
 	}
-	if len(rows) == 0 {
-		return nil
-	}
-	fmt.Fprintln(w, "\n## Full training sets")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU; a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`.")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |")
-	fmt.Fprintln(w, "|---|---|---:|---|---:|---:|---:|---:|---:|---|")
-	for _, r := range rows {
-		fmt.Fprintln(w, r)
-	}
+	writeTableSection(w, "Full training sets", "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU; a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`.",
+		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
+		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
 }
 
@@ -134,7 +125,7 @@ func fullBudgetRow(root, from, logPath string) (string, error) {
 	ckpt := "—"
 	path := filepath.Join(root, "checkpoints", name+"-full.ckpt")
 	if _, err := os.Stat(path); err == nil {
-		link, err := filepath.Rel(from, path)
+		link, err := relativeLink(from, path)
 		if err != nil {
 			return "", err
 		}
@@ -144,4 +135,18 @@ func fullBudgetRow(root, from, logPath string) (string, error) {
 	}
 	return fmt.Sprintf("| %s | %s | %d | %s | %d | %.*f | %s | %s | %.0f | %s |", name, r.header.Preset, r.header.Seed,
 		epochs, b.Epoch, digits, b.ValMetric*scale, test, paper, medianEpochSeconds(r.epochs[min(1, len(r.epochs)-1):]), ckpt), nil
+}
+
+// relativeLink is target's path relative to the folder from, either given relative to
+// the working directory or absolute.
+func relativeLink(from, target string) (string, error) {
+	absFrom, err := filepath.Abs(from)
+	if err != nil {
+		return "", err
+	}
+	absTarget, err := filepath.Abs(target)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Rel(absFrom, absTarget)
 }
