@@ -45,7 +45,8 @@ func (b *Batch) reorderEdges(perm []int) *Batch {
 }
 
 // ShuffledEdges returns b with its real local edges in a random order drawn from seed
-// (WithEdgeOrder): how compare measures the float32 noise of a computation.
+// (WithEdgeOrder): the same graphs, for checking that a computation does not depend on
+// the order of the edges beyond float32 rounding.
 func (b *Batch) ShuffledEdges(seed uint64) *Batch {
 	return b.reorderEdges(rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)).Perm(b.NumEdges))
 }
