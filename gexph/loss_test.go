@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gexph/gexph/data"
@@ -168,5 +169,26 @@ func TestLossGradientsChangesNoVariable(t *testing.T) {
 	}
 	if first.Loss != second.Loss || !slices.Equal(first.Outputs, second.Outputs) {
 		t.Errorf("a second training-mode pass differs: loss %v against %v", second.Loss, first.Loss)
+	}
+}
+
+// TestFloat64ModelRefusesToTrain checks that a float64 model, a reference for compare,
+// refuses a training step with an error that names it, instead of failing inside.
+func TestFloat64ModelRefusesToTrain(t *testing.T) {
+	ds := tinyNodeDataset(8, 3)
+	m, err := NewModelWithOptions(tinyConfig(), ds, ModelOptions{Float64: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Close()
+	b, err := m.BuildBatch(ds, ds.Split.Train, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := m.Predict(b); err != nil {
+		t.Fatalf("a float64 model predicts: %v", err)
+	}
+	if _, err := m.TrainStep(b); err == nil || !strings.Contains(err.Error(), "Float64") {
+		t.Errorf("TrainStep on a float64 model: %v", err)
 	}
 }

@@ -489,6 +489,9 @@ func (m *Model) evalChunkNodes() int {
 // backend runs the current one); a virtual node is a chunk of its own, with every real
 // node as a source.
 func (m *Model) LayerwiseOutputs(ctx context.Context, ds *data.Dataset) ([]float32, error) {
+	if err := m.float32Only("layer-wise inference"); err != nil {
+		return nil, err
+	}
 	if !m.spec.transductive {
 		return nil, fmt.Errorf("layer-wise inference: data set %q is not transductive", ds.Name)
 	}

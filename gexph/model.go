@@ -474,6 +474,15 @@ func (m *Model) bind(ins []*Node) *Inputs[*Node] {
 	return in
 }
 
+// float32Only refuses what (training, layer-wise inference, attention scores) on a
+// float64 model, which is a reference that predicts and computes gradients only.
+func (m *Model) float32Only(what string) error {
+	if m.dtype != dtypes.Float32 {
+		return fmt.Errorf("%s: a float64 model (ModelOptions.Float64) only predicts and computes gradients, as a reference for float32 backends", what)
+	}
+	return nil
+}
+
 // asFloat32 returns the graph's results as float32, as every caller reads them (a
 // float64 model's included).
 func asFloat32(nodes []*Node) []*Node {

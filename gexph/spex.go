@@ -69,6 +69,9 @@ func (lg *LayerGraphs) check(cfg Config, spec dataSpec) error {
 // AttentionScores runs the model in inference mode on the graph of the transductive data
 // set ds and returns every layer's attention weights over its interaction graph.
 func (m *Model) AttentionScores(ds *data.Dataset) (*AttentionScores, error) {
+	if err := m.float32Only("attention scores"); err != nil {
+		return nil, err
+	}
 	if !m.spec.transductive || m.cfg.Attention.Layout() != layers.OverInteractionGraph || m.layerGraphs != nil || m.miniBatch() {
 		return nil, fmt.Errorf("attention scores: need a full-batch Exphormer model of a transductive data set")
 	}

@@ -226,6 +226,9 @@ func (m *Model) TrainStep(b *Batch) (float64, error) {
 
 // trainStep runs one optimisation step on b and returns the loss and the outputs.
 func (m *Model) trainStep(b *Batch) (float64, []float32, error) {
+	if err := m.float32Only("train step"); err != nil {
+		return 0, nil, err
+	}
 	if err := m.checkPresence(b); err != nil {
 		return 0, nil, err
 	}
