@@ -97,14 +97,7 @@ func TestXLAMatchesGoOnPATTERN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full PATTERN batch: skipped with -short")
 	}
-	cfg, err := gexph.Preset("pattern")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := data.Load("pattern", data.LoadOptions{Seed: cfg.Seed, TrainGraphs: cfg.BatchSize, ValGraphs: 1, TestGraphs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, ds := patternBatchData(t)
 	res, err := compare.Backends(cfg, ds, compare.Options{Backend: spec})
 	if err != nil {
 		t.Fatal(err)

@@ -104,14 +104,7 @@ func TestFusedEngineMatchesUnfusedOnPATTERN(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a full PATTERN batch: skipped with -short")
 	}
-	cfg, err := gexph.Preset("pattern")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ds, err := data.Load("pattern", data.LoadOptions{Seed: cfg.Seed, TrainGraphs: cfg.BatchSize, ValGraphs: 1, TestGraphs: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	cfg, ds := patternBatchData(t)
 	res, err := compare.Backends(cfg, ds, compare.Options{Backend: "go", Reference: "go:no_fusion"})
 	if err != nil {
 		t.Fatal(err)
@@ -122,4 +115,19 @@ func TestFusedEngineMatchesUnfusedOnPATTERN(t *testing.T) {
 		t.Errorf("fused kernels differ from the unfused ops: %s (worst gradient %g: zero means nothing was fused)",
 			strings.Join(res.Failures(), "; "), res.WorstGradient.OfScale)
 	}
+}
+
+// patternBatchData is the pattern preset and a PATTERN data set of one batch of training
+// graphs (and one graph in each other split), as compare takes them.
+func patternBatchData(t *testing.T) (gexph.Config, *data.Dataset) {
+	t.Helper()
+	cfg, err := gexph.Preset("pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ds, err := data.Load("pattern", data.LoadOptions{Seed: cfg.Seed, TrainGraphs: cfg.BatchSize, ValGraphs: 1, TestGraphs: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg, ds
 }

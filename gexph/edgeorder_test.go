@@ -25,15 +25,7 @@ func TestShuffledEdgesComputeTheSameFunction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	m, err := gexph.NewModel(cfg, ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	b, err := m.BuildBatch(ds, ds.Split.Train, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	m, b := trainingBatch(t, cfg, ds)
 	s := b.ShuffledEdges(7)
 	if !b.Inputs.HSource.Present() {
 		t.Fatal("the demo preset's batch has no interaction edges: nothing refers to local edges")
@@ -116,16 +108,7 @@ func maxRel(got, want []float32) float64 {
 
 // TestWithEdgeOrderRefusesANonPermutation names the entry that breaks the permutation.
 func TestWithEdgeOrderRefusesANonPermutation(t *testing.T) {
-	ds := gexph.TinyGraphDataset(data.GraphClassification, 4, 1)
-	m, err := gexph.NewModel(gexph.TinyConfig(), ds)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer m.Close()
-	b, err := m.BuildBatch(ds, ds.Split.Train, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, b := trainingBatch(t, gexph.TinyConfig(), gexph.TinyGraphDataset(data.GraphClassification, 4, 1))
 	if b.NumEdges < 2 {
 		t.Fatalf("tiny batch has %d edges", b.NumEdges)
 	}
@@ -136,4 +119,20 @@ func TestWithEdgeOrderRefusesANonPermutation(t *testing.T) {
 	if _, err := b.WithEdgeOrder([]int{0}); err == nil || !strings.Contains(err.Error(), "1 entries") {
 		t.Errorf("short order: %v", err)
 	}
+}
+
+// trainingBatch builds cfg's model for ds (closed when the test ends) and the batch of
+// all its training graphs.
+func trainingBatch(t *testing.T, cfg gexph.Config, ds *data.Dataset) (*gexph.Model, *gexph.Batch) {
+	t.Helper()
+	m, err := gexph.NewModel(cfg, ds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(m.Close)
+	b, err := m.BuildBatch(ds, ds.Split.Train, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, b
 }
