@@ -147,8 +147,8 @@ type Result struct {
 	OK        bool    `json:"ok"`
 }
 
-// Backends builds the model of cfg for ds on two backends with the same weights
-// (the reference model's initial weights are copied into the other) and compares, on one
+// Backends builds the model of cfg for ds on two backends with the same weights (the
+// float32 model's initial weights, copied into the other) and compares, on one
 // batch, the inference outputs, the training-mode outputs and loss, and the gradient of
 // the loss for every trainable variable. Dropout is switched off, so that both backends
 // compute the same function. The reference also runs the batch in float64, which
