@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/layers"
 	"github.com/gexph/gexph/internal/sysinfo"
 )
 
@@ -93,6 +94,25 @@ const (
 	paramCopies     = 4
 )
 
+// Edge tensors a layer keeps per edge, in [edges, HiddenDim] float32 units, where they
+// were measured since the fused kernels (bench -case model, 2026-11-26, the slope of
+// the peak between two batch sizes): GatedGCN, which updates edge states, 7.8 (pattern
+// preset, 16 to 64 graphs); GCN 1.6 and Exphormer attention 1.25 an interaction edge
+// (scaling preset at width 64, 10⁵ and 2·10⁵ nodes, each layer kind alone and both).
+// They are rounded up; the kinds not measured keep stepEdgeTensors.
+var (
+	mpnnEdgeTensors      = map[layers.LocalModel]float64{layers.LocalGatedGCN: 8, layers.LocalGCN: 2}
+	attentionEdgeTensors = map[layers.GlobalModel]float64{layers.GlobalExphormer: 1.5}
+)
+
+// edgeTensors is the measured figure of kind in table, else stepEdgeTensors.
+func edgeTensors[K comparable](table map[K]float64, kind K) float64 {
+	if t, ok := table[kind]; ok {
+		return t
+	}
+	return stepEdgeTensors
+}
+
 // ParamBytes estimates the memory of the model's weights in training, before the model
 // is built: paramsPerLayer [HiddenDim, HiddenDim] matrices a GPS layer and one a
 // pre-message-passing or head layer, each paramCopies times. It is what a huge
@@ -142,13 +162,13 @@ func batchSize(cfg Config, ds *data.Dataset) (nodes, edges float64) {
 }
 
 // StepBytes estimates the memory of a training step of cfg on ds besides its weights:
-// per layer, stepEdgeTensors float32 [edges, HiddenDim] tensors for every local edge
-// (when there is a message-passing layer) and every edge of the interaction graph
-// (local, expander — ExpanderDegree a node — and virtual-node edges, when there is
-// an attention), and stepNodeTensors [rows, HiddenDim] tensors, rows the nodes and
-// virtual nodes of the largest batch. A mini-batch run (BatchNodes > 0) holds instead
-// the whole interaction graph's endpoints and three [nodes, HiddenDim] states (its
-// layer-wise evaluation's input, output and a chunk). Spexphormer's second stage
+// per layer, float32 [edges, HiddenDim] tensors (mpnnEdgeTensors, attentionEdgeTensors)
+// for every local edge (when there is a message-passing layer) and every edge of the
+// interaction graph (local, expander — ExpanderDegree a node — and virtual-node edges,
+// when there is an attention), and stepNodeTensors [rows, HiddenDim] tensors, rows the
+// nodes and virtual nodes of the largest batch. A mini-batch run (BatchNodes > 0) holds
+// instead the whole interaction graph's endpoints and three [nodes, HiddenDim] states
+// (its layer-wise evaluation's input, output and a chunk). Spexphormer's second stage
 // (SparseAttentionK > 0) attends over k edges a node instead and holds each layer's
 // edge list (8 bytes an edge).
 func StepBytes(cfg Config, ds *data.Dataset) float64 {
@@ -182,10 +202,10 @@ func StepBytes(cfg Config, ds *data.Dataset) float64 {
 func stepBytes(cfg Config, nodes, edges, hEdges float64) float64 {
 	perLayer := stepNodeTensors * nodes
 	if cfg.MPNN.PassesMessages() {
-		perLayer += stepEdgeTensors * edges
+		perLayer += edgeTensors(mpnnEdgeTensors, cfg.MPNN) * edges
 	}
 	if cfg.Attention.Attends() {
-		perLayer += stepEdgeTensors * hEdges
+		perLayer += edgeTensors(attentionEdgeTensors, cfg.Attention) * hEdges
 	}
 	return 4 * float64(max(cfg.HiddenDim, 0)) * float64(max(cfg.Layers, 0)) * perLayer
 }

@@ -154,3 +154,50 @@ func TestNewModelRefusesAHugeHiddenDimBeforeAllocating(t *testing.T) {
 		t.Errorf("NewModel with hidden_dim 2²⁴: %v, want ErrOutOfMemory naming hidden_dim", err)
 	}
 }
+
+// TestStepBytesCoversTheMeasuredPeaks holds StepBytes to peaks measured with `gexph
+// bench -case model` (2026-11-26, after the fused kernels): the growth of the peak
+// between two batch sizes, which the estimate's growth must cover without more than
+// doubling it. The PATTERN preset (GatedGCN and Exphormer, width 40, 4 layers) grew by
+// 1,165 MB from 32 to 64 graphs. The scaling preset at width 64 (GCN and Exphormer, 2
+// layers) grew by 1,713 MB from 10⁵ to 2·10⁵ nodes on a planted partition graph, by
+// 1,017 MB with GCN alone and 1,319 MB with attention alone.
+func TestStepBytesCoversTheMeasuredPeaks(t *testing.T) {
+	graphs := func(n, nodes, edges int) *data.Dataset {
+		ds := &data.Dataset{Name: "pattern", Task: data.NodeClassification, NumClasses: 2}
+		for range n {
+			ds.Graphs = append(ds.Graphs, data.Graph{NumNodes: nodes, Src: make([]int32, edges), Dst: make([]int32, edges)})
+		}
+		return ds
+	}
+	planted := func(nodes int) *data.Dataset {
+		return &data.Dataset{Name: "planted", Task: data.NodeClassification, NumClasses: 5, Transductive: true,
+			Graphs: []data.Graph{{NumNodes: nodes, Src: make([]int32, 5*nodes), Dst: make([]int32, 5*nodes)}}}
+	}
+	pattern := mustPreset("pattern")
+	pattern64 := pattern
+	pattern64.BatchSize = 64
+	// PATTERN's batches: 3,731 nodes and 187,570 edges in 32 graphs.
+	patternGraphs := graphs(64, 3731/32, 187570/32)
+	scaling := mustPreset("scaling")
+	scaling.HiddenDim = 64
+	gcnOnly, attentionOnly := scaling, scaling
+	gcnOnly.Attention = layers.GlobalNone
+	attentionOnly.MPNN = layers.LocalNone
+	for _, c := range []struct {
+		name           string
+		small, large   Config
+		dsSmall, dsBig *data.Dataset
+		measuredMB     float64
+	}{
+		{"pattern, 32 to 64 graphs", pattern, pattern64, patternGraphs, patternGraphs, 1165},
+		{"scaling, GCN and Exphormer", scaling, scaling, planted(100_000), planted(200_000), 1713},
+		{"scaling, GCN alone", gcnOnly, gcnOnly, planted(100_000), planted(200_000), 1017},
+		{"scaling, attention alone", attentionOnly, attentionOnly, planted(100_000), planted(200_000), 1319},
+	} {
+		grew := (StepBytes(c.large, c.dsBig) - StepBytes(c.small, c.dsSmall)) / 1e6
+		if grew < c.measuredMB || grew > 2*c.measuredMB {
+			t.Errorf("%s: the estimate grows by %.0f MB, measured %.0f MB", c.name, grew, c.measuredMB)
+		}
+	}
+}
