@@ -6,8 +6,8 @@ import (
 	"slices"
 
 	"github.com/gexph/gexph/data"
-	"github.com/gexph/gexph/layers"
 	"github.com/gexph/gexph/internal/sysinfo"
+	"github.com/gexph/gexph/layers"
 )
 
 // ErrOutOfMemory marks a run refused because its model would not fit in the process's
