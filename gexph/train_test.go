@@ -307,11 +307,7 @@ func TestOutputFilesAndEvaluate(t *testing.T) {
 // state out (it is what a run's figures are re-derived from, and small enough to
 // commit) and holds every other variable of last.ckpt, which keeps the state to resume.
 func TestBestCheckpointHoldsTheModelOnly(t *testing.T) {
-	ds := tinyNodeDataset(8, 11)
-	cfg := tinyConfig()
-	cfg.Epochs = 1
-	dir := t.TempDir()
-	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	dir := oneEpochRun(t)
 	_, best, err := ReadCheckpointVariables(filepath.Join(dir, BestCheckpointFile))
 	if err != nil {
 		t.Fatal(err)
@@ -342,11 +338,7 @@ func TestBestCheckpointHoldsTheModelOnly(t *testing.T) {
 }
 
 func TestCheckpointCorruption(t *testing.T) {
-	ds := tinyNodeDataset(8, 11)
-	cfg := tinyConfig()
-	cfg.Epochs = 1
-	dir := t.TempDir()
-	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	dir := oneEpochRun(t)
 	path := filepath.Join(dir, LastCheckpointFile)
 	good, err := os.ReadFile(path)
 	if err != nil {
@@ -480,4 +472,15 @@ func TestTrainFromSpecPattern(t *testing.T) {
 	if _, err := TrainFromSpec(context.Background(), "no-such-data", cfg, TrainOptions{}); err == nil {
 		t.Error("unknown data set accepted")
 	}
+}
+
+// oneEpochRun trains the tiny config for one epoch on a tiny node data set into a
+// fresh directory and returns it.
+func oneEpochRun(t *testing.T) string {
+	t.Helper()
+	cfg := tinyConfig()
+	cfg.Epochs = 1
+	dir := t.TempDir()
+	train(t, cfg, tinyNodeDataset(8, 11), TrainOptions{OutDir: dir})
+	return dir
 }
