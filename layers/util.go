@@ -274,9 +274,20 @@ func dropout(scope *model.Scope, x *Node, p float64) *Node {
 	return glayers.DropoutStatic(scope, x, p)
 }
 
-// relu is max(x, 0).
+// relu is max(x, 0). Its gradient passes the adjoint where x ≥ 0 and is 0 elsewhere, as
+// GoMLX's gradient of Max does, but in two operations on x's shape (a comparison and a
+// selection) instead of Max's six (two signs, a shift and a product for each side, and
+// the reduction of the side of the constant).
 func relu(x *Node) *Node {
-	return MaxScalar(x, 0)
+	var adjoint *Node
+	zero := ScalarZero(x.Graph(), x.DType())
+	xs := IdentityWithCustomGradient(x, func(x, _ *Node) *Node {
+		if adjoint == nil {
+			return ZerosLike(x)
+		}
+		return Where(GreaterOrEqual(x, zero), adjoint, zero)
+	})
+	return captureAdjoint(MaxScalar(xs, 0), &adjoint)
 }
 
 // rows gathers the rows of x at the rank-1 integer indices idx.

@@ -1,0 +1,146 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package ops
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+// productSumCase is ReduceSum(Mul(x [rows, cols], s), axis) with s of the given
+// dimensions, on the lhs or the rhs of the product.
+type productSumCase struct {
+	rows, cols, axis int
+	sDims            []int
+	sFirst           bool
+}
+
+// runProductSum computes the case on a backend of the given config and returns the sum,
+// the product (a second output where keepProduct, which then has two consumers) and the
+// number of fused nodes.
+func runProductSum(t *testing.T, config string, c productSumCase, x, s []float32, keepProduct bool) ([]float32, int) {
+	t.Helper()
+	raw, err := gobackend.New(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := raw.(*gobackend.Backend)
+	builder := be.Builder("productsum").(*gobackend.Builder)
+	f := builder.Main().(*gobackend.Function)
+	xs, ss := shapes.Make(dtypes.Float32, c.rows, c.cols), shapes.Make(dtypes.Float32, c.sDims...)
+	px, _ := f.Parameter("x", xs, nil)
+	ps, _ := f.Parameter("s", ss, nil)
+	m := must(t)
+	var prod compute.Value
+	if c.sFirst {
+		prod = m(Mul(f, ps, px))
+	} else {
+		prod = m(Mul(f, px, ps))
+	}
+	outs := []compute.Value{m(ReduceSum(f, prod, c.axis))}
+	if keepProduct {
+		outs = append(outs, prod)
+	}
+	if err := f.Return(outs, nil); err != nil {
+		t.Fatal(err)
+	}
+	exec, err := builder.Compile()
+	if err != nil {
+		t.Fatalf("compile: %+v", err)
+	}
+	fused := 0
+	for _, node := range f.Nodes {
+		if _, ok := node.Data.(*productSum); ok {
+			fused++
+		}
+	}
+	bx, _ := be.BufferFromFlatData(0, append([]float32(nil), x...), xs)
+	bs, _ := be.BufferFromFlatData(0, append([]float32(nil), s...), ss)
+	res, err := exec.Execute([]compute.Buffer{bx, bs}, nil, 0)
+	if err != nil {
+		t.Fatalf("execute: %+v", err)
+	}
+	return append([]float32(nil), res[0].(*gobackend.Buffer).Flat.([]float32)...), fused
+}
+
+// productSum64 returns the case's sums in float64 and the sums of the products'
+// magnitudes (the scale of float32's rounding error).
+func productSum64(c productSumCase, x, s []float32) (sums, scale []float64) {
+	n := c.cols
+	if c.axis == 1 {
+		n = c.rows
+	}
+	sums, scale = make([]float64, n), make([]float64, n)
+	for r := range c.rows {
+		for col := range c.cols {
+			var f float32
+			switch {
+			case c.sDims[0] == 1:
+				f = s[col]
+			case c.sDims[1] == 1:
+				f = s[r]
+			default:
+				f = s[r*c.cols+col]
+			}
+			v := float64(x[r*c.cols+col]) * float64(f)
+			i := col
+			if c.axis == 1 {
+				i = r
+			}
+			sums[i] += v
+			scale[i] += math.Abs(v)
+		}
+	}
+	return sums, scale
+}
+
+// TestProductSumEqualsUnfused holds fused sums of products to the unfused product and
+// reduction and to a float64 sum computed here, to float32 rounding: column and row sums,
+// the factor full, per row or per column and on either side of the product, widths of a
+// layer (40) and odd ones (a partial SIMD vector, more than one group of registers), rows
+// split across blocks and workers; a product with another consumer or too few rows stays
+// unfused.
+func TestProductSumEqualsUnfused(t *testing.T) {
+	rng := rand.New(rand.NewPCG(31, 32))
+	var cases []productSumCase
+	for _, size := range [][2]int{{30001, 40}, {5000, 7}, {9000, 70}} {
+		r, c := size[0], size[1]
+		for axis := range 2 {
+			for _, dims := range [][]int{{r, c}, {r, 1}, {1, c}} {
+				cases = append(cases, productSumCase{r, c, axis, dims, axis == 1 && dims[1] == c})
+			}
+		}
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%dx%d_axis%d_s%v", c.rows, c.cols, c.axis, c.sDims), func(t *testing.T) {
+			x, s := randomFloats(rng, c.rows*c.cols), randomFloats(rng, c.sDims[0]*c.sDims[1])
+			fused, nf := runProductSum(t, "", c, x, s, false)
+			plain, np := runProductSum(t, "no_fusion", c, x, s, false)
+			_, nk := runProductSum(t, "", c, x, s, true)
+			if nf != 1 || np != 0 || nk != 0 {
+				t.Fatalf("%d fused nodes (no_fusion: %d, product kept: %d), want 1 (0, 0)", nf, np, nk)
+			}
+			want, scale := productSum64(c, x, s)
+			for i := range want {
+				tol := 2e-5 * scale[i]
+				if math.Abs(float64(fused[i])-want[i]) > tol || math.Abs(float64(plain[i])-want[i]) > tol {
+					t.Fatalf("sum %d: fused %v, unfused %v, float64 %v (tolerance %.2g)", i, fused[i], plain[i], want[i], tol)
+				}
+			}
+		})
+	}
+	short := productSumCase{minProductSumRows - 1, 40, 0, []int{1, 40}, false}
+	x, s := randomFloats(rng, short.rows*40), randomFloats(rng, 40)
+	if _, n := runProductSum(t, "", short, x, s, false); n != 0 {
+		t.Errorf("a product of %d rows was fused", short.rows)
+	}
+}
