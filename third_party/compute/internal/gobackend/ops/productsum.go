@@ -8,15 +8,16 @@ package ops
 //
 // Reverse-mode autodiff turns every broadcast product y = x ⊙ s into the sum of a product
 // for s's gradient: ReduceSum(Mul(g, x), 0) for a per-column factor s [1, C] (a batch
-// norm's scale, a bias-like vector) and ReduceSum(Mul(g, x), 1) for a per-row factor
-// s [R, 1] (a gate per edge). Op by op, the product [R, C] is written to memory and read
-// back by the sum, two passes over the largest tensors of a step where one would do. The
-// transformation below rewrites such a ReduceSum of a float32 rank-2 Mul used by nothing
-// else into one node that multiplies and adds in registers. Column sums are taken in
-// fixed blocks of rows, each summed on its own and then added in block order, so the
-// result does not depend on the number of workers; row sums go row by row. Sums are in
-// another order than the unfused reduction's: equal to float32 rounding, not bit for
-// bit. The backend option "no_fusion" disables it.
+// norm's scale, the rows' mask of a masked batch norm's statistics). Op by op, the
+// product [R, C] is written to memory and read back by the sum, two passes over the
+// largest tensors of a step where one would do. The transformation below rewrites such a
+// column sum of a float32 rank-2 Mul used by nothing else into one node that multiplies
+// and adds in registers, in fixed blocks of rows, each summed on its own and then added in
+// block order, so the result does not depend on the number of workers. Sums are in
+// another order than the unfused reduction's: equal to float32 rounding, not bit for bit.
+// (Row sums, ReduceSum(…, 1), are left to the backend's reduction: without a horizontal
+// SIMD sum a fused row sum was slower than the product and the reduction apart.) The
+// backend option "no_fusion" disables it.
 
 import (
 	"simd"
@@ -50,10 +51,10 @@ const (
 	factorPerCol        // [1, C]
 )
 
-// productSum is the Data of a fused ReduceSum, whose inputs are then x [R, C] and the
-// factor s (see the factor layouts); the sum runs over axis (0: columns, 1: rows).
+// productSum is the Data of a fused ReduceSum over axis 0, whose inputs are then x [R, C]
+// and the factor s (see the factor layouts).
 type productSum struct {
-	rows, cols, axis, factor int
+	rows, cols, factor int
 }
 
 // ProductSumFusion is the graph transformation that fuses ReduceSum(Mul(x, s)) into one
@@ -76,7 +77,7 @@ func (*ProductSumFusion) Apply(b *gobackend.Builder) (bool, error) {
 		}
 		cfg, ok := n.Data.(*ReduceConfig)
 		mul := n.Inputs[0]
-		if !ok || len(cfg.Axes) != 1 || mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 || !isBroadcastData(mul) ||
+		if !ok || len(cfg.Axes) != 1 || cfg.Axes[0] != 0 || mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 || !isBroadcastData(mul) ||
 			len(mul.Inputs) != 2 || mul.Shape.DType != dtypes.Float32 || mul.Shape.IsDynamic() || mul.Shape.Rank() != 2 {
 			continue
 		}
@@ -91,7 +92,7 @@ func (*ProductSumFusion) Apply(b *gobackend.Builder) (bool, error) {
 				continue
 			}
 			n.Inputs = []*gobackend.Node{x, s}
-			n.Data = &productSum{rows: rows, cols: cols, axis: cfg.Axes[0], factor: factor}
+			n.Data = &productSum{rows: rows, cols: cols, factor: factor}
 			n.ClearCachedExecutor()
 			break
 		}
@@ -132,14 +133,6 @@ func execProductSum(backend *gobackend.Backend, node *gobackend.Node, inputs []*
 	}
 	out := output.Flat.([]float32)
 	x, s := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32)
-	if p.axis == 1 {
-		splitWork(backend, p.rows, max(1, rowsMinChunk/(4*p.cols)), func(lo, hi int) {
-			for r := lo; r < hi; r++ {
-				out[r] = rowSum(p, x, s, r)
-			}
-		})
-		return output, nil
-	}
 	p.columnSums(backend, x, s, out)
 	return output, nil
 }
@@ -154,38 +147,6 @@ func (p *productSum) factorRow(s []float32, r int) []float32 {
 		return s[r : r+1]
 	}
 	return s[:p.cols]
-}
-
-// rowSum returns Σ_c x[r, c]·s(r, c) of p's product.
-func rowSum(p *productSum, x, s []float32, r int) float32 {
-	xr, sr := x[r*p.cols:(r+1)*p.cols], p.factorRow(s, r)
-	vLen := simd.BroadcastFloat32s(0).Len()
-	acc := simd.BroadcastFloat32s(0)
-	c := 0
-	if p.factor == factorPerRow {
-		sv := simd.BroadcastFloat32s(sr[0])
-		for ; c+vLen <= p.cols; c += vLen {
-			acc = acc.Add(simd.LoadFloat32s(xr[c:]).Mul(sv))
-		}
-	} else {
-		for ; c+vLen <= p.cols; c += vLen {
-			acc = acc.Add(simd.LoadFloat32s(xr[c:]).Mul(simd.LoadFloat32s(sr[c:])))
-		}
-	}
-	var lanes [64]float32
-	acc.StorePart(lanes[:])
-	var sum float32
-	for _, v := range lanes[:vLen] {
-		sum += v
-	}
-	for ; c < p.cols; c++ {
-		if p.factor == factorPerRow {
-			sum += xr[c] * sr[0]
-		} else {
-			sum += xr[c] * sr[c]
-		}
-	}
-	return sum
 }
 
 // columnSums writes Σ_r x[r, c]·s(r, c) into out [C]: fixed blocks of rows shared among
@@ -233,22 +194,30 @@ func columnGroup(p *productSum, acc, x, s []float32, lo, hi, c0 int) {
 	for i := range sums {
 		sums[i] = simd.BroadcastFloat32s(0)
 	}
-	nv := (end - c0 + vLen - 1) / vLen
+	full := (end - c0) / vLen
+	part := c0+full*vLen < end
 	for r := lo; r < hi; r++ {
-		xr, sr := x[r*p.cols:(r+1)*p.cols], p.factorRow(s, r)
-		for i := range nv {
-			c := c0 + i*vLen
-			xv, _ := simd.LoadFloat32sPart(xr[c:min(end, c+vLen)])
-			var sv simd.Float32s
-			if p.factor == factorPerRow {
-				sv = simd.BroadcastFloat32s(sr[0])
-			} else {
-				sv, _ = simd.LoadFloat32sPart(sr[c:min(end, c+vLen)])
+		xr, sr := x[r*p.cols+c0:r*p.cols+end], p.factorRow(s, r)
+		perRow := p.factor == factorPerRow
+		if !perRow {
+			sr = sr[c0:end]
+		}
+		sv := simd.BroadcastFloat32s(sr[0])
+		for i := range full {
+			if !perRow {
+				sv = simd.LoadFloat32s(sr[i*vLen:])
 			}
-			sums[i] = sums[i].Add(xv.Mul(sv))
+			sums[i] = sums[i].Add(simd.LoadFloat32s(xr[i*vLen:]).Mul(sv))
+		}
+		if part {
+			xv, _ := simd.LoadFloat32sPart(xr[full*vLen:])
+			if !perRow {
+				sv, _ = simd.LoadFloat32sPart(sr[full*vLen:])
+			}
+			sums[full] = sums[full].Add(xv.Mul(sv))
 		}
 	}
-	for i := range nv {
+	for i := range (end - c0 + vLen - 1) / vLen {
 		c := c0 + i*vLen
 		row := acc[c:min(end, c+vLen)]
 		o, _ := simd.LoadFloat32sPart(row)
