@@ -60,16 +60,18 @@ func execRNGBitGenerator(backend *gobackend.Backend, node *gobackend.Node, input
 		return nil, err
 	}
 
-	// Generate random using rand/v2:
+	// Generate random using rand/v2: each Uint64 gives eight bytes, low byte first.
 	rng := rand.NewPCG(stateFlat[0], stateFlat[1]) // Use state and increment as seed
-	var randomBits uint64
-	for idx := range rngDataBytes {
-		if idx%8 == 0 {
-			randomBits = rng.Uint64()
+	whole := len(rngDataBytes) &^ 7
+	for idx := 0; idx < whole; idx += 8 {
+		binary.LittleEndian.PutUint64(rngDataBytes[idx:], rng.Uint64())
+	}
+	if whole < len(rngDataBytes) {
+		randomBits := rng.Uint64()
+		for idx := whole; idx < len(rngDataBytes); idx++ {
+			rngDataBytes[idx] = byte(randomBits & 0xFF)
+			randomBits >>= 8
 		}
-		// Take one byte from the randomBits.
-		rngDataBytes[idx] = byte(randomBits & 0xFF)
-		randomBits >>= 8
 	}
 
 	// Update state output - PCG internal state after generating random bytes
