@@ -76,6 +76,24 @@ type CheckpointInfo struct {
 	BestVal float64 `json:"best_val"`
 	// History holds the statistics of the completed epochs.
 	History []EpochStats `json:"history"`
+	// Half is set in a checkpoint written by WriteHalfCheckpoint, whose float32
+	// variables are stored as float16; nil otherwise.
+	Half *HalfPrecision `json:"half,omitempty"`
+}
+
+// HalfPrecision describes a checkpoint whose float32 variables are stored as float16
+// (IEEE half precision, rounded to nearest even): it reads back as float32 with the
+// rounded values, so its figures are its own, re-derived from it.
+type HalfPrecision struct {
+	// Source is the file name of the float32 checkpoint it was made from.
+	Source string `json:"source"`
+	// MaxRelError is the largest relative rounding error of a value in float16's normal
+	// range (magnitude at least 2⁻¹⁴; at most 2⁻¹¹). Smaller values keep fewer bits.
+	MaxRelError float64 `json:"max_rel_error"`
+	// Val and Test are the metrics of the rounded model on the run's validation and test
+	// splits, as gexph eval gives them (nil until evaluated).
+	Val  *float64 `json:"val,omitempty"`
+	Test *float64 `json:"test,omitempty"`
 }
 
 // savedVariable describes one variable in a checkpoint.
@@ -124,6 +142,12 @@ func saveCheckpoint(path string, info CheckpointInfo, store *model.Store, modelO
 		})
 		blobs = append(blobs, blob)
 	}
+	return writeCheckpointFile(path, hdr, blobs)
+}
+
+// writeCheckpointFile writes a checkpoint of header hdr and the variables' bytes blobs
+// (in hdr.Variables' order) to path, atomically.
+func writeCheckpointFile(path string, hdr checkpointHeader, blobs [][]byte) error {
 	header, err := json.Marshal(hdr)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: encoding header: %w", path, err)
@@ -163,7 +187,20 @@ func ReadCheckpointInfo(path string) (CheckpointInfo, error) {
 // maxCheckpointHeader bounds the JSON header, so a corrupt length cannot exhaust memory.
 const maxCheckpointHeader = 1 << 30
 
+// readCheckpoint reads and checks the checkpoint at path; the variables of a float16
+// checkpoint (WriteHalfCheckpoint) come back as float32.
 func readCheckpoint(path string) (*loadedCheckpoint, error) {
+	ck, err := readRawCheckpoint(path)
+	if err != nil {
+		return nil, err
+	}
+	ck.widenHalf()
+	return ck, nil
+}
+
+// readRawCheckpoint reads and checks the checkpoint at path, its variables in the dtypes
+// the file stores.
+func readRawCheckpoint(path string) (*loadedCheckpoint, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("checkpoint: %w", err)

@@ -1013,6 +1013,12 @@ type EvalResult struct {
 // Evaluate loads the checkpoint at path (e.g. OutDir/best.ckpt) and evaluates its model
 // on the train, validation and test splits of ds (cut as the checkpoint's config says).
 func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions) (*EvalResult, error) {
+	return EvaluateSplits(ctx, path, ds, opts, "train", "val", "test")
+}
+
+// EvaluateSplits is Evaluate on the named splits only ("train", "val", "test"); the
+// others are left zero.
+func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions, splits ...string) (*EvalResult, error) {
 	SetupRuntime()
 	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
@@ -1029,7 +1035,7 @@ func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOpti
 			return nil, err
 		}
 		idx, _ := splitIndices(ds, s.name)
-		if len(idx) == 0 {
+		if len(idx) == 0 || !slices.Contains(splits, s.name) {
 			continue
 		}
 		r, err := m.evaluate(ds, []string{s.name})

@@ -88,7 +88,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 			rows = append(rows, row)
 		}
 	}
-	writeTableSection(w, "Full training sets", "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU; a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`.",
+	writeTableSection(w, "Full training sets", "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU; a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
@@ -130,6 +130,11 @@ func fullBudgetRow(root, from, logPath string) (string, error) {
 			return "", err
 		}
 		ckpt = fmt.Sprintf("[%s](%s)", filepath.Base(path), filepath.ToSlash(link))
+		info, err := gexph.ReadCheckpointInfo(path)
+		if err != nil {
+			return "", err
+		}
+		ckpt += halfNote(info.Half, scale, digits)
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
@@ -149,4 +154,17 @@ func relativeLink(from, target string) (string, error) {
 		return "", err
 	}
 	return filepath.Rel(absFrom, absTarget)
+}
+
+// halfNote is the note beside a checkpoint with float16 weights: the rounded model's own
+// figures (scaled and printed as the row's), or that they were not taken; "" for a
+// float32 checkpoint.
+func halfNote(h *gexph.HalfPrecision, scale float64, digits int) string {
+	switch {
+	case h == nil:
+		return ""
+	case h.Val == nil || h.Test == nil:
+		return " (float16 weights, not evaluated: `gexph export -half` evaluates them)"
+	}
+	return fmt.Sprintf(" (float16 weights: validation %.*f, test %.*f)", digits, *h.Val*scale, digits, *h.Test*scale)
 }

@@ -2,6 +2,7 @@ package suite
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -46,10 +47,11 @@ func TestFullBudgetSectionReportsTheBestEpochSoFar(t *testing.T) {
 		{Epoch: 2, ValMetric: 0.85, TestMetric: f(0.8512), Best: true, Seconds: 200},
 		{Epoch: 3, ValMetric: 0.84, TestMetric: f(0.86), Seconds: 210},
 	})
+	best := tinyBestCheckpoint(t)
 	if err := os.MkdirAll(filepath.Join(root, "checkpoints"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(root, "checkpoints", "pattern-full.ckpt"), []byte("x"), 0o644); err != nil {
+	if err := os.Link(best, filepath.Join(root, "checkpoints", "pattern-full.ckpt")); err != nil {
 		t.Fatal(err)
 	}
 	var out bytes.Buffer
@@ -82,5 +84,61 @@ func TestFullBudgetSectionNamesABadLine(t *testing.T) {
 	err := writeFullBudgetSection(&out, root, root)
 	if err == nil || !strings.Contains(err.Error(), "log.jsonl: line 2") {
 		t.Errorf("damaged log: %v", err)
+	}
+}
+
+// tinyBestCheckpoint trains a tiny PATTERN model for one epoch and returns its best.ckpt.
+func tinyBestCheckpoint(t *testing.T) string {
+	t.Helper()
+	cfg, err := gexph.Preset("pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Layers, cfg.HiddenDim, cfg.Epochs, cfg.WarmupEpochs, cfg.BatchSize = 1, 16, 1, 0, 8
+	cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest = 16, 8, 8
+	dir := t.TempDir()
+	if _, err := gexph.TrainFromSpec(context.Background(), "pattern", cfg, gexph.TrainOptions{OutDir: dir}); err != nil {
+		t.Fatal(err)
+	}
+	return filepath.Join(dir, gexph.BestCheckpointFile)
+}
+
+// TestFullBudgetSectionShowsAHalfCheckpointsOwnFigures checks that a checkpoint with
+// float16 weights is marked as such beside its link, with the figures recorded in it
+// (scaled as the row's), and that an unreadable checkpoint is an error naming it.
+func TestFullBudgetSectionShowsAHalfCheckpointsOwnFigures(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "docs", "results")
+	f := func(x float64) *float64 { return &x }
+	hdr := gexph.LogHeader{Dataset: "pattern", Preset: "pattern-ref", Metric: gexph.MetricWeightedAccuracy, Seed: 1,
+		Config: gexph.Config{Epochs: 120}}
+	writeFullLog(t, root, "pattern", hdr, []gexph.EpochStats{{Epoch: 1, ValMetric: 0.85, TestMetric: f(0.8512), Best: true, Seconds: 200}})
+	ckpt := filepath.Join(root, "checkpoints", "pattern-full.ckpt")
+	if err := os.MkdirAll(filepath.Dir(ckpt), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := gexph.WriteHalfCheckpoint(tinyBestCheckpoint(t), ckpt); err != nil {
+		t.Fatal(err)
+	}
+	section := func() (string, error) {
+		var out bytes.Buffer
+		err := writeFullBudgetSection(&out, root, filepath.Dir(root))
+		return out.String(), err
+	}
+	got, err := section()
+	if err != nil || !strings.Contains(got, "[pattern-full.ckpt](results/checkpoints/pattern-full.ckpt) (float16 weights, not evaluated") {
+		t.Errorf("before its metrics are recorded (error %v):\n%s", err, got)
+	}
+	if err := gexph.SetHalfMetrics(ckpt, 0.8451, 0.8409); err != nil {
+		t.Fatal(err)
+	}
+	got, err = section()
+	if err != nil || !strings.Contains(got, "| 85.00 | 85.12 | 86.74 ± 0.015 | 200 | [pattern-full.ckpt](results/checkpoints/pattern-full.ckpt) (float16 weights: validation 84.51, test 84.09) |") {
+		t.Errorf("with its metrics (error %v):\n%s", err, got)
+	}
+	if err := os.WriteFile(ckpt, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := section(); err == nil || !strings.Contains(err.Error(), "pattern-full.ckpt") {
+		t.Errorf("a damaged checkpoint: error %v, want one naming it", err)
 	}
 }

@@ -115,7 +115,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	res, err := gexph.Evaluate(ctx, *ckpt, ds, gexph.ModelOptions{Backend: *backend})
+	splits := []string{"train", "val", "test"}
+	if *split != "all" {
+		splits = []string{*split}
+	}
+	res, err := gexph.EvaluateSplits(ctx, *ckpt, ds, gexph.ModelOptions{Backend: *backend}, splits...)
 	if err != nil {
 		return err
 	}
@@ -211,9 +215,10 @@ func writePredictions(w io.Writer, preds []gexph.Prediction) error {
 }
 
 func runExport(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("export", "-ckpt RUN/best.ckpt -out weights.safetensors [-with-batch batch.npz [-batch-graphs N] [-dataset SPEC]]", stderr)
+	fs := newFlagSet("export", "-ckpt RUN/best.ckpt -out weights.safetensors [-with-batch batch.npz [-batch-graphs N] [-dataset SPEC]] | -ckpt RUN/best.ckpt -half -out model.ckpt [-dataset SPEC]", stderr)
 	ckpt := fs.String("ckpt", "", "checkpoint to export")
-	out := fs.String("out", "", "safetensors file to write")
+	out := fs.String("out", "", "safetensors file to write (a gexph checkpoint with -half)")
+	half := fs.Bool("half", false, "write a gexph checkpoint with the weights stored as float16 instead (half the size, the values rounded to 11 significant bits), evaluate it on the run's validation and test splits and record their metrics in it (the report shows them)")
 	df := addDataFlags(fs, "")
 	withBatch := fs.String("with-batch", "", "also write one batch of the checkpoint's data set (its test graphs, or the whole graph) with the model's outputs on it, as .npz: what tools/torch/gexph_torch.py must reproduce")
 	batchGraphs := fs.Int("batch-graphs", 8, "with -with-batch: at most this many test graphs")
@@ -222,6 +227,12 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 	}
 	if *ckpt == "" || *out == "" {
 		return fmt.Errorf("-ckpt and -out are required")
+	}
+	if *half {
+		if *withBatch != "" {
+			return fmt.Errorf("-half writes a checkpoint; -with-batch goes with a safetensors export")
+		}
+		return exportHalf(*ckpt, *out, df, stdout, stderr)
 	}
 	n, err := torchexport.Safetensors(*ckpt, *out)
 	if err != nil {
@@ -235,5 +246,30 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "wrote a batch of %d graphs (%d output rows) to %s\n", len(be.Graphs), be.Rows, *withBatch)
 	}
+	return nil
+}
+
+// exportHalf writes the float16 copy of the checkpoint ckpt to out, evaluates it on the
+// run's validation and test splits and records their metrics in it.
+func exportHalf(ckpt, out string, df dataFlags, stdout, stderr io.Writer) error {
+	ds, _, err := checkpointData(ckpt, df, nil, stderr)
+	if err != nil {
+		return err
+	}
+	half, err := gexph.WriteHalfCheckpoint(ckpt, out)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	res, err := gexph.EvaluateSplits(ctx, out, ds, gexph.ModelOptions{}, "val", "test")
+	if err != nil {
+		return fmt.Errorf("evaluating %s: %w", out, err)
+	}
+	if err := gexph.SetHalfMetrics(out, res.Val.Metric, res.Test.Metric); err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "wrote %s: float16 weights (largest relative rounding error %.2g); %s validation %.6f, test %.6f\n",
+		out, half.MaxRelError, res.Metric, res.Val.Metric, res.Test.Metric)
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/gexph"
 )
 
 // tinyTrainArgs train a small PATTERN model in a second or two.
@@ -14,7 +16,8 @@ var tinyTrainArgs = []string{"-dataset", "pattern", "-preset", "demo", "-set", "
 
 // The everyday loop through the command: train into a directory (refused a second time
 // without -resume or -force), evaluate its checkpoint (the training run's metrics),
-// predict, export, plot, rerun from its result.json, and several seeds with an
+// predict, export (to safetensors, and as float16 weights whose recorded test metric is
+// the one eval gives), plot, rerun from its result.json, and several seeds with an
 // aggregate.
 func TestEverydayLoopThroughTheCommand(t *testing.T) {
 	if testing.Short() {
@@ -53,6 +56,17 @@ func TestEverydayLoopThroughTheCommand(t *testing.T) {
 	}
 	if code, _, errOut = runCLI(t, "export", "-ckpt", filepath.Join(dir, "best.ckpt"), "-out", filepath.Join(t.TempDir(), "w.safetensors")); code != 0 {
 		t.Errorf("export: %s", errOut)
+	}
+	half := filepath.Join(t.TempDir(), "half.ckpt")
+	if code, out, errOut = runCLI(t, "export", "-ckpt", filepath.Join(dir, "best.ckpt"), "-half", "-out", half); code != 0 || !strings.Contains(out, "float16 weights") {
+		t.Errorf("export -half: exit %d: %s%s", code, out, errOut)
+	}
+	if code, out, errOut = runCLI(t, "eval", "-ckpt", half, "-split", "test", "-json"); code != 0 {
+		t.Fatalf("eval of the float16 checkpoint: %s", errOut)
+	}
+	info, err := gexph.ReadCheckpointInfo(half)
+	if got := decodeJSON(t, out)["test"].(map[string]any)["metric"].(float64); err != nil || info.Half == nil || info.Half.Test == nil || *info.Half.Test != got {
+		t.Errorf("float16 checkpoint records %+v (error %v); eval -split test gives %v", info.Half, err, got)
 	}
 	rerun := filepath.Join(t.TempDir(), "rerun")
 	code, out, errOut = runCLI(t, "train", "-dataset", "pattern", "-config", filepath.Join(dir, "result.json"), "-quiet", "-json", "-out", rerun)

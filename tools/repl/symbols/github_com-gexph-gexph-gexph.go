@@ -28,6 +28,7 @@ func init() {
 		"ErrRunExists":             reflect.ValueOf(&gexph.ErrRunExists).Elem(),
 		"EstimatorConfig":          reflect.ValueOf(gexph.EstimatorConfig),
 		"Evaluate":                 reflect.ValueOf(gexph.Evaluate),
+		"EvaluateSplits":           reflect.ValueOf(gexph.EvaluateSplits),
 		"ExistingRunFiles":         reflect.ValueOf(gexph.ExistingRunFiles),
 		"HeadBytes":                reflect.ValueOf(gexph.HeadBytes),
 		"HigherIsBetter":           reflect.ValueOf(gexph.HigherIsBetter),
@@ -68,6 +69,7 @@ func init() {
 		"ReadCheckpointVariables":  reflect.ValueOf(gexph.ReadCheckpointVariables),
 		"ResultFile":               reflect.ValueOf(constant.MakeFromLiteral("\"result.json\"", token.STRING, 0)),
 		"RunFiles":                 reflect.ValueOf(gexph.RunFiles),
+		"SetHalfMetrics":           reflect.ValueOf(gexph.SetHalfMetrics),
 		"SettingKeys":              reflect.ValueOf(gexph.SettingKeys),
 		"SetupMiniBatchRuntime":    reflect.ValueOf(gexph.SetupMiniBatchRuntime),
 		"SetupRuntime":             reflect.ValueOf(gexph.SetupRuntime),
@@ -77,6 +79,7 @@ func init() {
 		"VerifyRunDir":             reflect.ValueOf(gexph.VerifyRunDir),
 		"WarmupEpochs":             reflect.ValueOf(gexph.WarmupEpochs),
 		"WriteAggregate":           reflect.ValueOf(gexph.WriteAggregate),
+		"WriteHalfCheckpoint":      reflect.ValueOf(gexph.WriteHalfCheckpoint),
 
 		// type definitions
 		"AggregateResult":    reflect.ValueOf((*gexph.AggregateResult)(nil)),
@@ -90,6 +93,7 @@ func init() {
 		"EpochStats":         reflect.ValueOf((*gexph.EpochStats)(nil)),
 		"EvalResult":         reflect.ValueOf((*gexph.EvalResult)(nil)),
 		"Gradients":          reflect.ValueOf((*gexph.Gradients)(nil)),
+		"HalfPrecision":      reflect.ValueOf((*gexph.HalfPrecision)(nil)),
 		"InterruptedError":   reflect.ValueOf((*gexph.InterruptedError)(nil)),
 		"LayerGraphs":        reflect.ValueOf((*gexph.LayerGraphs)(nil)),
 		"LogHeader":          reflect.ValueOf((*gexph.LogHeader)(nil)),

@@ -20,6 +20,7 @@ func init() {
 		"FilterRuns":                 reflect.ValueOf(suite.FilterRuns),
 		"FilterScalingPoints":        reflect.ValueOf(suite.FilterScalingPoints),
 		"FitPowerLaw":                reflect.ValueOf(suite.FitPowerLaw),
+		"FullBudgetDir":              reflect.ValueOf(constant.MakeFromLiteral("\"full\"", token.STRING, 0)),
 		"InductiveBudgetSuite":       reflect.ValueOf(suite.InductiveBudgetSuite),
 		"InductiveFullBudgetCommand": reflect.ValueOf(constant.MakeFromLiteral("\"gexph reproduce -suite inductive -seeds 4 -backend xla:/path/to/xla_cuda_plugin.so -out docs/results -results docs/RESULTS.md\"", token.STRING, 0)),
 		"InductiveSuite":             reflect.ValueOf(suite.InductiveSuite),
