@@ -157,18 +157,40 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 	vLen := simd.BroadcastFloat32s(0).Len()
 	a := 0
 	for ; a+4 <= m; a += 4 {
-		for c := 0; c < n; c += vLen {
-			s := [4]simd.Float32s{simd.BroadcastFloat32s(0), simd.BroadcastFloat32s(0), simd.BroadcastFloat32s(0), simd.BroadcastFloat32s(0)}
+		for c := 0; c < n; {
+			z := simd.BroadcastFloat32s(0)
+			if c+4*vLen <= n {
+				var s [16]simd.Float32s
+				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15] =
+					gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c)
+				for i := range 4 {
+					for j := range 4 {
+						addToRow(acc[(a+i)*n+c+j*vLen:], s[4*j+i], vLen)
+					}
+				}
+				c += 4 * vLen
+				continue
+			}
+			if c+2*vLen <= n {
+				var s [8]simd.Float32s
+				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c)
+				for i := range 4 {
+					addToRow(acc[(a+i)*n+c:], s[i], vLen)
+					addToRow(acc[(a+i)*n+c+vLen:], s[4+i], vLen)
+				}
+				c += 2 * vLen
+				continue
+			}
+			var s [4]simd.Float32s
 			if c+vLen <= n {
-				s[0], s[1], s[2], s[3] = gramFull(s[0], s[1], s[2], s[3], x, g, lo, hi, m, n, a, c)
+				s[0], s[1], s[2], s[3] = gramFull(z, z, z, z, x, g, lo, hi, m, n, a, c)
 			} else {
-				s[0], s[1], s[2], s[3] = gramPart(s[0], s[1], s[2], s[3], x, g, lo, hi, m, n, a, c)
+				s[0], s[1], s[2], s[3] = gramPart(z, z, z, z, x, g, lo, hi, m, n, a, c)
 			}
 			for i := range s {
-				row := acc[(a+i)*n+c : (a+i)*n+n]
-				o, _ := simd.LoadFloat32sPart(row)
-				o.Add(s[i]).StorePart(row)
+				addToRow(acc[(a+i)*n+c:(a+i)*n+n], s[i], vLen)
 			}
+			c += vLen
 		}
 	}
 	for ; a < m; a++ {
@@ -182,16 +204,58 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 	}
 }
 
+// addToRow adds s to the first min(len(row), vLen) values of row.
+func addToRow(row []float32, s simd.Float32s, vLen int) {
+	row = row[:min(len(row), vLen)]
+	o, _ := simd.LoadFloat32sPart(row)
+	o.Add(s).StorePart(row)
+}
+
+// gramFull4 is gramFull2 for four full vectors of g[r] at columns c, c+vLen, c+2vLen and
+// c+3vLen, into s0…s3, s4…s7, s8…s11 and s12…s15: sixteen multiply-adds a row.
+func gramFull4(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15 simd.Float32s, x, g []float32, lo, hi, m, n, a, c int) (_, _, _, _, _, _, _, _, _, _, _, _, _, _, _, _ simd.Float32s) {
+	vLen := s0.Len()
+	for r := lo; r < hi; r++ {
+		gr := g[r*n+c:]
+		g0, g1, g2, g3 := simd.LoadFloat32s(gr), simd.LoadFloat32s(gr[vLen:]), simd.LoadFloat32s(gr[2*vLen:]), simd.LoadFloat32s(gr[3*vLen:])
+		xr := x[r*m+a:][:4]
+		x0, x1, x2, x3 := simd.BroadcastFloat32s(xr[0]), simd.BroadcastFloat32s(xr[1]), simd.BroadcastFloat32s(xr[2]), simd.BroadcastFloat32s(xr[3])
+		s0, s4, s8, s12 = g0.MulAdd(x0, s0), g1.MulAdd(x0, s4), g2.MulAdd(x0, s8), g3.MulAdd(x0, s12)
+		s1, s5, s9, s13 = g0.MulAdd(x1, s1), g1.MulAdd(x1, s5), g2.MulAdd(x1, s9), g3.MulAdd(x1, s13)
+		s2, s6, s10, s14 = g0.MulAdd(x2, s2), g1.MulAdd(x2, s6), g2.MulAdd(x2, s10), g3.MulAdd(x2, s14)
+		s3, s7, s11, s15 = g0.MulAdd(x3, s3), g1.MulAdd(x3, s7), g2.MulAdd(x3, s11), g3.MulAdd(x3, s15)
+	}
+	return s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15
+}
+
+// gramFull2 adds, for rows [lo, hi), x[r][a..a+3] times the two full vectors of g[r] at
+// columns c and c+vLen to s0…s3 and s4…s7: each row's two loads of g and four of x
+// feed eight multiply-adds.
+func gramFull2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, g []float32, lo, hi, m, n, a, c int) (_, _, _, _, _, _, _, _ simd.Float32s) {
+	vLen := s0.Len()
+	for r := lo; r < hi; r++ {
+		g0 := simd.LoadFloat32s(g[r*n+c:])
+		g1 := simd.LoadFloat32s(g[r*n+c+vLen:])
+		xr := x[r*m+a:][:4]
+		x0, x1, x2, x3 := simd.BroadcastFloat32s(xr[0]), simd.BroadcastFloat32s(xr[1]), simd.BroadcastFloat32s(xr[2]), simd.BroadcastFloat32s(xr[3])
+		s0, s4 = g0.MulAdd(x0, s0), g1.MulAdd(x0, s4)
+		s1, s5 = g0.MulAdd(x1, s1), g1.MulAdd(x1, s5)
+		s2, s6 = g0.MulAdd(x2, s2), g1.MulAdd(x2, s6)
+		s3, s7 = g0.MulAdd(x3, s3), g1.MulAdd(x3, s7)
+	}
+	return s0, s1, s2, s3, s4, s5, s6, s7
+}
+
 // gramFull adds, for rows [lo, hi), x[r][a..a+3] times the full vector of g[r] at column
 // c to s0…s3.
 func gramFull(s0, s1, s2, s3 simd.Float32s, x, g []float32, lo, hi, m, n, a, c int) (_, _, _, _ simd.Float32s) {
 	for r := lo; r < hi; r++ {
 		gv := simd.LoadFloat32s(g[r*n+c:])
 		xr := x[r*m+a:][:4]
-		s0 = s0.Add(gv.Mul(simd.BroadcastFloat32s(xr[0])))
-		s1 = s1.Add(gv.Mul(simd.BroadcastFloat32s(xr[1])))
-		s2 = s2.Add(gv.Mul(simd.BroadcastFloat32s(xr[2])))
-		s3 = s3.Add(gv.Mul(simd.BroadcastFloat32s(xr[3])))
+		s0 = gv.MulAdd(simd.BroadcastFloat32s(xr[0]), s0)
+		s1 = gv.MulAdd(simd.BroadcastFloat32s(xr[1]), s1)
+		s2 = gv.MulAdd(simd.BroadcastFloat32s(xr[2]), s2)
+		s3 = gv.MulAdd(simd.BroadcastFloat32s(xr[3]), s3)
 	}
 	return s0, s1, s2, s3
 }
@@ -201,10 +265,10 @@ func gramPart(s0, s1, s2, s3 simd.Float32s, x, g []float32, lo, hi, m, n, a, c i
 	for r := lo; r < hi; r++ {
 		gv, _ := simd.LoadFloat32sPart(g[r*n+c : r*n+n])
 		xr := x[r*m+a:][:4]
-		s0 = s0.Add(gv.Mul(simd.BroadcastFloat32s(xr[0])))
-		s1 = s1.Add(gv.Mul(simd.BroadcastFloat32s(xr[1])))
-		s2 = s2.Add(gv.Mul(simd.BroadcastFloat32s(xr[2])))
-		s3 = s3.Add(gv.Mul(simd.BroadcastFloat32s(xr[3])))
+		s0 = gv.MulAdd(simd.BroadcastFloat32s(xr[0]), s0)
+		s1 = gv.MulAdd(simd.BroadcastFloat32s(xr[1]), s1)
+		s2 = gv.MulAdd(simd.BroadcastFloat32s(xr[2]), s2)
+		s3 = gv.MulAdd(simd.BroadcastFloat32s(xr[3]), s3)
 	}
 	return s0, s1, s2, s3
 }
