@@ -162,7 +162,7 @@ type Backend struct {
 	// NumExecutors is the number of concurrent executor goroutines to launch in executeParallel.
 	NumExecutors int
 
-	// NoFusion disables the fusions of gexph's patch (ops/spmm.go, gathered.go, gram.go, productsum.go, talldense.go; option "no_fusion").
+	// NoFusion disables the fusions of gexph's patch (ops/spmm.go, gathered.go, gram.go, productsum.go, talldense.go, identities.go; option "no_fusion").
 	NoFusion bool
 }
 
