@@ -1019,6 +1019,11 @@ func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOpti
 // EvaluateSplits is Evaluate on the named splits only ("train", "val", "test"); the
 // others are left zero.
 func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions, splits ...string) (*EvalResult, error) {
+	for _, s := range splits {
+		if s != "train" && s != "val" && s != "test" {
+			return nil, fmt.Errorf("evaluate %s: split %q: want train, val or test", path, s)
+		}
+	}
 	SetupRuntime()
 	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {

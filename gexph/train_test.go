@@ -226,6 +226,8 @@ func TestGraphLevelTasks(t *testing.T) {
 	}
 }
 
+// TestOutputFilesAndEvaluate checks a run's output files and that Evaluate re-derives its
+// figures from best.ckpt, EvaluateSplits the named splits only (an unknown one an error).
 func TestOutputFilesAndEvaluate(t *testing.T) {
 	ds := tinyNodeDataset(10, 10)
 	cfg := tinyConfig()
@@ -300,6 +302,13 @@ func TestOutputFilesAndEvaluate(t *testing.T) {
 	}
 	if math.Abs(ev.Val.Metric-res.ValMetric) > 1e-9 || math.Abs(ev.Test.Metric-res.TestMetric) > 1e-9 {
 		t.Errorf("Evaluate: val %v test %v, training reported %v and %v", ev.Val.Metric, ev.Test.Metric, res.ValMetric, res.TestMetric)
+	}
+	only, err := EvaluateSplits(context.Background(), filepath.Join(dir, BestCheckpointFile), ds, ModelOptions{}, "test")
+	if err != nil || only.Test != ev.Test || only.Val != (SplitResult{}) || only.Train != (SplitResult{}) {
+		t.Errorf("EvaluateSplits(test): %+v (error %v), want test %+v alone", only, err, ev.Test)
+	}
+	if _, err := EvaluateSplits(context.Background(), filepath.Join(dir, BestCheckpointFile), ds, ModelOptions{}, "tests"); err == nil || !strings.Contains(err.Error(), `"tests"`) {
+		t.Errorf("an unknown split: error %v", err)
 	}
 }
 
