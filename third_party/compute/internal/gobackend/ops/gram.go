@@ -129,17 +129,26 @@ func execTallGram(backend *gobackend.Backend, node *gobackend.Node, inputs []*go
 	}
 	out := output.Flat.([]float32)
 	x, g := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32)
-	// Fixed blocks of rows, each summed on its own and then added in block order: the
-	// result does not depend on how many workers share the blocks.
-	blockRows := max(gramBlockRows, (p.k+maxGramBlocks-1)/maxGramBlocks)
-	blocks := (p.k + blockRows - 1) / blockRows
+	sumRowBlocks(backend, p.k, out, func(acc []float32, lo, hi int) {
+		for r := lo; r < hi; r += gramChunkRows {
+			gramChunk(acc, x, g, r, min(hi, r+gramChunkRows), p.m, p.n)
+		}
+	})
+	return output, nil
+}
+
+// sumRowBlocks sets out to the sum over the rows [0, rows) of what add adds into a zeroed
+// acc (of out's length) for the rows [lo, hi): in fixed blocks of rows (gramBlockRows,
+// more where there would be more than maxGramBlocks) shared among the backend's workers,
+// each summed into its own partial sums, added in block order, so the result does not
+// depend on the number of workers.
+func sumRowBlocks(backend *gobackend.Backend, rows int, out []float32, add func(acc []float32, lo, hi int)) {
+	blockRows := max(gramBlockRows, (rows+maxGramBlocks-1)/maxGramBlocks)
+	blocks := (rows + blockRows - 1) / blockRows
 	partial := make([]float32, blocks*len(out))
 	splitWork(backend, blocks, 1, func(lo, hi int) {
 		for b := lo; b < hi; b++ {
-			acc := partial[b*len(out) : (b+1)*len(out)]
-			for r := b * blockRows; r < min(p.k, (b+1)*blockRows); r += gramChunkRows {
-				gramChunk(acc, x, g, r, min(p.k, (b+1)*blockRows, r+gramChunkRows), p.m, p.n)
-			}
+			add(partial[b*len(out):(b+1)*len(out)], b*blockRows, min(rows, (b+1)*blockRows))
 		}
 	})
 	copy(out, partial[:len(out)])
@@ -148,7 +157,6 @@ func execTallGram(backend *gobackend.Backend, node *gobackend.Node, inputs []*go
 			out[i] += v
 		}
 	}
-	return output, nil
 }
 
 // gramChunk adds Σ_{r∈[lo,hi)} x[r]ᵀ·g[r] into acc [m, n]: for each block of four rows of

@@ -37,12 +37,8 @@ func init() {
 // which would otherwise lose the products they read gathered rows into.
 const productSumPriority = gatheredPriority - 5
 
-// Least rows of a fused product, and the rows of a block of a column sum (more where there
-// would be more than maxGramBlocks blocks).
-const (
-	minProductSumRows   = 1024
-	productSumBlockRows = 4096
-)
+// minProductSumRows is the least number of rows of a fused product.
+const minProductSumRows = 1024
 
 // Layouts of the second factor of a fused product, the first being [R, C].
 const (
@@ -149,27 +145,14 @@ func (p *productSum) factorRow(s []float32, r int) []float32 {
 	return s[:p.cols]
 }
 
-// columnSums writes Σ_r x[r, c]·s(r, c) into out [C]: fixed blocks of rows shared among
-// the workers, each summed into its own partial sums, added in block order.
+// columnSums writes Σ_r x[r, c]·s(r, c) into out [C], in the fixed blocks of rows of
+// sumRowBlocks.
 func (p *productSum) columnSums(backend *gobackend.Backend, x, s, out []float32) {
-	blockRows := max(productSumBlockRows, (p.rows+maxGramBlocks-1)/maxGramBlocks)
-	blocks := (p.rows + blockRows - 1) / blockRows
-	partial := make([]float32, blocks*p.cols)
-	splitWork(backend, blocks, 1, func(lo, hi int) {
-		for b := lo; b < hi; b++ {
-			acc := partial[b*p.cols : (b+1)*p.cols]
-			rLo, rHi := b*blockRows, min(p.rows, (b+1)*blockRows)
-			for c := 0; c < p.cols; c += productSumGroup {
-				columnGroup(p, acc, x, s, rLo, rHi, c)
-			}
+	sumRowBlocks(backend, p.rows, out, func(acc []float32, lo, hi int) {
+		for c := 0; c < p.cols; c += productSumGroup {
+			columnGroup(p, acc, x, s, lo, hi, c)
 		}
 	})
-	copy(out, partial[:p.cols])
-	for b := 1; b < blocks; b++ {
-		for i, v := range partial[b*p.cols : (b+1)*p.cols] {
-			out[i] += v
-		}
-	}
 }
 
 // productSumGroup is how many columns columnGroup keeps in registers: four vectors of 16.
