@@ -131,8 +131,8 @@ func saveCheckpoint(path string, info CheckpointInfo, store *model.Store, modelO
 		if err != nil {
 			return fmt.Errorf("checkpoint %s: variable %s: %w", path, v.Path(), err)
 		}
-		var blob []byte
-		if err := t.ConstBytes(func(b []byte) { blob = bytes.Clone(b) }); err != nil {
+		blob, err := tensorBytes(t)
+		if err != nil {
 			return fmt.Errorf("checkpoint %s: variable %s: %w", path, v.Path(), err)
 		}
 		sh := v.Shape()
@@ -406,9 +406,16 @@ func ReadCheckpointVariables(path string) (CheckpointInfo, []CheckpointVariable,
 	vars := make([]CheckpointVariable, len(ck.vars))
 	for i, v := range ck.vars {
 		vars[i] = CheckpointVariable{Path: v.Path, DType: v.DType, Dims: v.Dimensions, Trainable: v.Trainable}
-		if err := ck.values[i].ConstBytes(func(b []byte) { vars[i].Data = append([]byte(nil), b...) }); err != nil {
+		if vars[i].Data, err = tensorBytes(ck.values[i]); err != nil {
 			return CheckpointInfo{}, nil, fmt.Errorf("%s: variable %s: %w", path, v.Path, err)
 		}
 	}
 	return ck.info, vars, nil
+}
+
+// tensorBytes returns a copy of t's raw bytes.
+func tensorBytes(t *tensors.Tensor) ([]byte, error) {
+	var blob []byte
+	err := t.ConstBytes(func(b []byte) { blob = bytes.Clone(b) })
+	return blob, err
 }

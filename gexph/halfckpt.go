@@ -21,7 +21,7 @@ import (
 // continue the run as it was), one already in float16, a value beyond float16's range
 // (±65504), and dst naming src.
 func WriteHalfCheckpoint(src, dst string) (HalfPrecision, error) {
-	if same, err := samePath(src, dst); err != nil || same {
+	if sameFile(src, dst) {
 		return HalfPrecision{}, fmt.Errorf("half checkpoint: %s would overwrite its source %s", dst, src)
 	}
 	ck, err := readCheckpoint(src)
@@ -47,7 +47,7 @@ func WriteHalfCheckpoint(src, dst string) (HalfPrecision, error) {
 			half.MaxRelError = max(half.MaxRelError, worst)
 			sv.DType = dtypes.Float16.String()
 		}
-		if err := t.ConstBytes(func(b []byte) { blobs[i] = append([]byte(nil), b...) }); err != nil {
+		if blobs[i], err = tensorBytes(t); err != nil {
 			return HalfPrecision{}, fmt.Errorf("half checkpoint: variable %s: %w", sv.Path, err)
 		}
 		sv.Bytes = int64(len(blobs[i]))
@@ -74,7 +74,7 @@ func SetHalfMetrics(path string, val, test float64) error {
 	hdr := checkpointHeader{CheckpointInfo: ck.info, ByteOrder: "little", Variables: ck.vars}
 	blobs := make([][]byte, len(ck.values))
 	for i, t := range ck.values {
-		if err := t.ConstBytes(func(b []byte) { blobs[i] = append([]byte(nil), b...) }); err != nil {
+		if blobs[i], err = tensorBytes(t); err != nil {
 			return fmt.Errorf("checkpoint %s: variable %s: %w", path, ck.vars[i].Path, err)
 		}
 	}
@@ -127,21 +127,10 @@ func (ck *loadedCheckpoint) widenHalf() {
 	}
 }
 
-// samePath tells whether a and b name the same file: the same absolute path, or, when
-// both exist, the same file by identity.
-func samePath(a, b string) (bool, error) {
-	absA, err := filepath.Abs(a)
-	if err != nil {
-		return false, err
-	}
-	absB, err := filepath.Abs(b)
-	if err != nil {
-		return false, err
-	}
-	if absA == absB {
-		return true, nil
-	}
+// sameFile tells whether a and b are the same existing file (by identity: through links
+// and other spellings of its path too).
+func sameFile(a, b string) bool {
 	sa, errA := os.Stat(a)
 	sb, errB := os.Stat(b)
-	return errA == nil && errB == nil && os.SameFile(sa, sb), nil
+	return errA == nil && errB == nil && os.SameFile(sa, sb)
 }
