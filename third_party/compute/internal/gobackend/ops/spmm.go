@@ -229,9 +229,12 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 	splitWork(backend, n, max(1, rowsMinChunk/(4*max(width, 1))), func(lo, hi int) {
 		l, h := int32(lo), int32(hi)
 		wa := width / p.repeat
-		var spread []float32 // Short segments: the weights spread over a row, one pass of full vectors.
+		var heads []int32 // Short segments: each element's weight index, for addSpreadProducts.
 		if p.repeat > 1 && p.repeat < simd.BroadcastFloat32s(0).Len() {
-			spread = make([]float32, width)
+			heads = make([]int32, width)
+			for c := range heads {
+				heads[c] = int32(c / p.repeat)
+			}
 		}
 		for e, i := range dst {
 			if i < l || i >= h {
@@ -242,20 +245,38 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 			switch {
 			case p.repeat == 1:
 				addProducts(o, a[e*width:][:width], row)
-			case spread != nil:
-				for j, wj := range a[e*wa:][:wa] {
-					seg := spread[j*p.repeat:][:p.repeat]
-					for k := range seg {
-						seg[k] = wj
-					}
-				}
-				addProducts(o, spread, row)
+			case heads != nil:
+				addSpreadProducts(o, a[e*wa:][:wa], row, heads, p.repeat)
 			default:
 				addScaled(o, a[e*wa:][:wa], row, p.repeat)
 			}
 		}
 	})
 	return output, nil
+}
+
+// addSpreadProducts sets out[c] += float32(w[heads[c]]·x[c]) for segments of r < one
+// vector's length (heads[c] = c / r): each vector of weights is blended from the
+// broadcasts of the segments it covers, then multiplied and added as addProducts does.
+func addSpreadProducts(out, w, x []float32, heads []int32, r int) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	for k := 0; k < len(out); k += vLen {
+		first, last := k/r, min(len(w)-1, (k+vLen-1)/r)
+		v := simd.BroadcastFloat32s(w[first])
+		if last > first {
+			ids, _ := simd.LoadInt32sPart(heads[k:])
+			for j := first + 1; j <= last; j++ {
+				v = simd.BroadcastFloat32s(w[j]).IfElse(ids.Equal(simd.BroadcastInt32s(int32(j))), v)
+			}
+		}
+		if k+vLen <= len(out) {
+			simd.LoadFloat32s(out[k:]).Add(v.Mul(simd.LoadFloat32s(x[k:]))).Store(out[k:])
+			continue
+		}
+		vx, _ := simd.LoadFloat32sPart(x[k:])
+		vo, _ := simd.LoadFloat32sPart(out[k:])
+		vo.Add(v.Mul(vx)).StorePart(out[k:])
+	}
 }
 
 // addScaled sets out[j·r+k] += float32(w[j]·x[j·r+k]) for the segments j of r values.

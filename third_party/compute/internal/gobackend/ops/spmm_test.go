@@ -100,8 +100,9 @@ func runSpmm(t *testing.T, config string, c spmmCase, x, a, operand []float32, s
 }
 
 // TestGatherMulScatterEqualsUnfused holds the fused message-passing sum to the unfused
-// ops bit for bit: rows of one value and of [4, 10] and [2, 20] with a weight per element
-// or per head (segments shorter and longer than a SIMD vector), isolated nodes, indices out of range (clamped sources, skipped destinations), a
+// ops bit for bit: rows of one value and of [4, 10], [2, 20], [8, 3] and [5, 7] with a
+// weight per element or per head (segments shorter and longer than a SIMD vector, several
+// in one vector, across vectors and in a partial last vector), isolated nodes, indices out of range (clamped sources, skipped destinations), a
 // gather that has another consumer, and graphs large enough to split across workers;
 // and to a float64 sum computed here.
 func TestGatherMulScatterEqualsUnfused(t *testing.T) {
@@ -114,6 +115,8 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 		{n: 20, e: 100, trailing: []int{3, 5}, weightTrail: []int{1, 1}},
 		{n: 300, e: 5000, trailing: []int{4, 10}, weightTrail: []int{4, 1}, reshape: true},
 		{n: 300, e: 5000, trailing: []int{2, 20}, weightTrail: []int{2, 1}}, // Segments of a full vector and more.
+		{n: 300, e: 5000, trailing: []int{8, 3}, weightTrail: []int{8, 1}},  // Six segments in one vector.
+		{n: 300, e: 5000, trailing: []int{5, 7}, weightTrail: []int{5, 1}},  // Segments across vectors, a partial last one.
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, c := range cases {
