@@ -18,9 +18,17 @@ import (
 // TestGatheredOperandsEqualUnfused holds Add, Sub and Mul with gathered operands to the
 // unfused ops bit for bit: both operands gathered, one gathered (on either side, one
 // through a reshape), and a gather with another consumer (kept as it is); indices out of
-// range are clamped; the edges are enough to split across workers.
+// range are clamped; the edges are enough to split across workers; rows of [4, 10] and
+// [5, 7] (a whole SIMD vector and a tail) and of [1, 3] (less than a vector).
 func TestGatheredOperandsEqualUnfused(t *testing.T) {
-	const n, e, h, d = 300, 30000, 4, 10
+	for _, hd := range [][2]int{{4, 10}, {5, 7}, {1, 3}} {
+		testGatheredOperands(t, hd[0], hd[1])
+	}
+}
+
+// testGatheredOperands is TestGatheredOperandsEqualUnfused on rows of [h, d].
+func testGatheredOperands(t *testing.T, h, d int) {
+	const n, e = 300, 30000
 	w := h * d
 	rng := rand.New(rand.NewPCG(15, 16))
 	x1, x2, y := randomFloats(rng, n*w), randomFloats(rng, n*w), randomFloats(rng, e*w)
@@ -89,7 +97,7 @@ func TestGatheredOperandsEqualUnfused(t *testing.T) {
 	for o := range plain {
 		for i := range plain[o] {
 			if math.Float32bits(fused[o][i]) != math.Float32bits(plain[o][i]) {
-				t.Fatalf("output %d element %d: fused %v, unfused %v", o, i, fused[o][i], plain[o][i])
+				t.Fatalf("rows [%d, %d] output %d element %d: fused %v, unfused %v", h, d, o, i, fused[o][i], plain[o][i])
 			}
 		}
 	}

@@ -24,6 +24,7 @@ func rowCases() []rowCase {
 		{7, 30, nil},               // scalar rows
 		{5, 40, []int{4}},          // narrow rows
 		{100, 5000, []int{40}},     // wide rows
+		{100, 5000, []int{5, 7}},   // a whole vector and a tail of 3
 		{300, 200000, []int{2, 8}}, // large enough to split across workers
 	}
 }
