@@ -16,6 +16,8 @@ package ops
 // "no_fusion" disables it with the other fusions of spmm.go.
 
 import (
+	"simd"
+
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/gobackend"
@@ -23,7 +25,7 @@ import (
 
 func init() {
 	gobackend.RegisterTransformation(gatheredPriority, &GatheredOperandFusion{})
-	for op := range gatheredKernels {
+	for op := range gatheredOps {
 		gobackend.SetNodeExecutor(op, gobackend.PriorityUser, execGatheredBinary)
 	}
 }
@@ -32,11 +34,46 @@ func init() {
 // their patterns first.
 const gatheredPriority = spmmPriority - 5
 
-// gatheredKernels are the ops whose operands may be gathered, with their SIMD kernels.
-var gatheredKernels = map[compute.OpType]func(lhs, rhs, out []float32){
-	compute.OpTypeAdd: simdAddVVFloat32,
-	compute.OpTypeSub: simdSubVVFloat32,
-	compute.OpTypeMul: simdMulVVFloat32,
+// gatheredOps are the ops whose operands may be gathered (run by execGatheredBinary with
+// the unfused ops' SIMD kernels).
+var gatheredOps = map[compute.OpType]bool{compute.OpTypeAdd: true, compute.OpTypeSub: true, compute.OpTypeMul: true}
+
+// rowSource is one operand of a gathered binary op: the rows of data in order, or
+// gathered at idx (clamped to the last row).
+type rowSource struct {
+	data []float32
+	idx  []int32
+	last int32
+}
+
+// row returns the operand's k-th row of the given width.
+func (s *rowSource) row(k, width int) []float32 {
+	if s.idx == nil {
+		return s.data[k*width:][:width]
+	}
+	return s.data[clampedRow(s.idx[k], s.last)*width:][:width]
+}
+
+// binaryRow sets out = lhs op rhs (Add, Sub or Mul) for a row of at least one SIMD
+// vector, out apart from lhs and rhs: whole vectors, the last one ending at the row's end
+// (its overlap with the one before computed again, to the same values) instead of a
+// partial load and store.
+func binaryRow(op compute.OpType, lhs, rhs, out []float32) {
+	vLen := simd.BroadcastFloat32s(0).Len()
+	w := len(out)
+	for k := 0; k < w; k += vLen {
+		k = min(k, w-vLen)
+		a, b := simd.LoadFloat32s(lhs[k:]), simd.LoadFloat32s(rhs[k:])
+		switch op { //nolint:exhaustive
+		case compute.OpTypeAdd:
+			a = a.Add(b)
+		case compute.OpTypeSub:
+			a = a.Sub(b)
+		default:
+			a = a.Mul(b)
+		}
+		a.Store(out[k:])
+	}
 }
 
 // gatheredBinary is the Data of a binary op with gathered operands: its inputs are, for
@@ -60,7 +97,7 @@ func (*GatheredOperandFusion) Apply(b *gobackend.Builder) (bool, error) {
 	}
 	uses := liveUses(f)
 	for _, n := range f.Nodes {
-		if _, ok := gatheredKernels[n.OpType]; !ok || uses[n.Index] == 0 || len(n.Inputs) != 2 ||
+		if !gatheredOps[n.OpType] || uses[n.Index] == 0 || len(n.Inputs) != 2 ||
 			n.Shape.DType != dtypes.Float32 || n.Shape.IsDynamic() || n.Shape.Rank() < 2 || n.Shape.Dimensions[0] == 0 {
 			continue
 		}
@@ -89,7 +126,7 @@ func (*GatheredOperandFusion) Apply(b *gobackend.Builder) (bool, error) {
 // execGatheredBinary runs an op with gathered operands row by row (gathered rows at
 // indices clamped as Gather does), the rows split across the backend's workers; any other
 // node of these op types falls back.
-func execGatheredBinary(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, _ []bool) (*gobackend.Buffer, error) {
+func execGatheredBinary(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
 	p, ok := node.Data.(*gatheredBinary)
 	if !ok {
 		return nil, gobackend.ErrFallback
@@ -104,23 +141,32 @@ func execGatheredBinary(backend *gobackend.Backend, node *gobackend.Node, inputs
 	out := output.Flat.([]float32)
 	e := node.Shape.Dimensions[0]
 	width := len(out) / e
-	var rows [2]func(k int) []float32
+	var rows [2]rowSource
 	next := 0
 	for j := range rows {
-		data := inputs[next].Flat.([]float32)
+		rows[j].data = inputs[next].Flat.([]float32)
 		if !p.gathered[j] {
-			rows[j] = func(k int) []float32 { return data[k*width:][:width] }
 			next++
 			continue
 		}
-		idx, last := inputs[next+1].Flat.([]int32), int32(inputs[next].RawShape.Dimensions[0]-1)
-		rows[j] = func(k int) []float32 { return data[clampedRow(idx[k], last)*width:][:width] }
+		rows[j].idx, rows[j].last = inputs[next+1].Flat.([]int32), int32(inputs[next].RawShape.Dimensions[0]-1)
 		next += 2
 	}
-	kernel := gatheredKernels[node.OpType]
+	op := node.OpType
+	whole := width >= simd.BroadcastFloat32s(0).Len()
 	splitWork(backend, e, max(1, rowsMinChunk/(4*max(width, 1))), func(lo, hi int) {
 		for k := lo; k < hi; k++ {
-			kernel(rows[0](k), rows[1](k), out[k*width:][:width])
+			lhs, rhs, o := rows[0].row(k, width), rows[1].row(k, width), out[k*width:][:width]
+			switch {
+			case whole:
+				binaryRow(op, lhs, rhs, o)
+			case op == compute.OpTypeAdd:
+				simdAddVVFloat32(lhs, rhs, o)
+			case op == compute.OpTypeSub:
+				simdSubVVFloat32(lhs, rhs, o)
+			default:
+				simdMulVVFloat32(lhs, rhs, o)
+			}
 		}
 	})
 	return output, nil
