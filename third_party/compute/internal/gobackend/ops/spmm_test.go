@@ -22,6 +22,7 @@ type spmmCase struct {
 	trailing, weightTrail  []int
 	sharedGather, extraMul bool
 	reshape                bool // Gather flat rows of x [n, w] and reshape them to the trailing dims.
+	unsortedDst            bool // Destinations in random order (else sorted).
 }
 
 // runSpmm builds out = ScatterSum(operand, dst, Mul(a, Gather(x, src))) on a backend of
@@ -102,9 +103,10 @@ func runSpmm(t *testing.T, config string, c spmmCase, x, a, operand []float32, s
 // TestGatherMulScatterEqualsUnfused holds the fused message-passing sum to the unfused
 // ops bit for bit: rows of one value and of [4, 10], [2, 20], [8, 3] and [5, 7] with a
 // weight per element or per head (segments shorter and longer than a SIMD vector, several
-// in one vector, across vectors and in a partial last vector), isolated nodes, indices out of range (clamped sources, skipped destinations), a
-// gather that has another consumer, and graphs large enough to split across workers;
-// and to a float64 sum computed here.
+// in one vector, across vectors and in a partial last vector), destinations sorted and
+// in random order, isolated nodes, indices out of range (clamped sources, skipped
+// destinations), a gather that has another consumer, and graphs large enough to split
+// across workers; and to a float64 sum computed here.
 func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 	cases := []spmmCase{
 		{n: 7, e: 30, trailing: []int{1}, weightTrail: []int{1}},
@@ -117,13 +119,15 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 		{n: 300, e: 5000, trailing: []int{2, 20}, weightTrail: []int{2, 1}}, // Segments of a full vector and more.
 		{n: 300, e: 5000, trailing: []int{8, 3}, weightTrail: []int{8, 1}},  // Six segments in one vector.
 		{n: 300, e: 5000, trailing: []int{5, 7}, weightTrail: []int{5, 1}},  // Segments across vectors, a partial last one.
+		{n: 300, e: 5000, trailing: []int{4, 10}, weightTrail: []int{4, 1}, unsortedDst: true},
+		{n: 3000, e: 60000, trailing: []int{40}, weightTrail: []int{40}, unsortedDst: true},
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, c := range cases {
 		w, aw := prod(c.trailing), prod(c.weightTrail)
 		x, a, operand := randomFloats(rng, c.n*w), randomFloats(rng, c.e*aw), randomFloats(rng, c.n*w)
-		src, dst := randomIndices(rng, c.n-1, c.e, false), randomIndices(rng, c.n-1, c.e, true) // Node n-1 isolated.
-		src[0], dst[1], dst[2] = int32(c.n+3), -1, int32(c.n)                                   // Clamped; skipped; skipped.
+		src, dst := randomIndices(rng, c.n-1, c.e, false), randomIndices(rng, c.n-1, c.e, !c.unsortedDst) // Node n-1 isolated.
+		src[0], dst[1], dst[2] = int32(c.n+3), -1, int32(c.n)                                             // Clamped; skipped; skipped.
 		fused, nf := runSpmm(t, "", c, x, a, operand, src, dst)
 		plain, np := runSpmm(t, "no_fusion", c, x, a, operand, src, dst)
 		if nf != 1 || np != 0 {
