@@ -15,7 +15,6 @@ package ops
 // same row). Any other pattern, dtype or index type falls back to the generic executor.
 
 import (
-	"simd"
 	"sync"
 	"unsafe"
 
@@ -231,10 +230,11 @@ func execScatterRows(backend *gobackend.Backend, node *gobackend.Node, inputs []
 			}
 			return
 		}
-		if node.OpType == compute.OpTypeScatterSum {
+		if node.OpType == compute.OpTypeScatterSum { // A direct call: through combineRow's function values a row cost a third more.
 			for e, i := range idx {
 				if i >= l && i < h {
-					addRow(out[int(i)*width:][:width], upd[e*width:][:width])
+					o := out[int(i)*width:][:width]
+					simdAddVVFloat32(o, upd[e*width:][:width], o)
 				}
 			}
 			return
@@ -247,21 +247,6 @@ func execScatterRows(backend *gobackend.Backend, node *gobackend.Node, inputs []
 		}
 	})
 	return output, nil
-}
-
-// addRow sets out[k] += upd[k]: the SIMD kernel of ScatterSum's rows, called directly
-// (through the registered function value each row cost a third more).
-func addRow(out, upd []float32) {
-	vLen := simd.BroadcastFloat32s(0).Len()
-	k := 0
-	for ; k+vLen <= len(out); k += vLen {
-		simd.LoadFloat32s(out[k:]).Add(simd.LoadFloat32s(upd[k:])).Store(out[k:])
-	}
-	if k < len(out) {
-		vo, _ := simd.LoadFloat32sPart(out[k:])
-		vu, _ := simd.LoadFloat32sPart(upd[k:])
-		vo.Add(vu).StorePart(out[k:])
-	}
 }
 
 // simdOrLoop returns the registered slice combiner of float32 (SIMD where built with it),
