@@ -69,72 +69,94 @@ func (b *BatchNormBuilder) Done() *Node {
 	meanVar := b.scope.WithInitializer(initializer.Zero).VariableWithShape("mean", varShape).SetTrainable(false)
 	varianceVar := b.scope.WithInitializer(initializer.One).VariableWithShape("variance", varShape).SetTrainable(false)
 
-	var mean, variance *Node
-	if b.scope.IsTraining(g) {
-		var count *Node
-		if b.mask != nil {
-			w := InsertAxes(asFloat(b.mask, dtype), -1) // [M, 1]
-			count = ReduceAllSum(w)
-			safeCount := MaxScalar(count, 1)
-			mean = Div(ReduceSum(Mul(x, w), 0), safeCount)
-			variance = batchVariance(x, mean, w, safeCount)
-		} else {
-			count = Scalar(g, dtype, float64(m))
-			mean = ReduceMean(x, 0)
-			variance = batchVariance(x, mean, nil, count)
-		}
-		// Running averages (no gradient).
-		mom := Scalar(g, dtype, b.momentum)
-		unbiased := Div(Mul(StopGradient(variance), count), MaxScalar(SubScalar(count, 1), 1))
-		oldMean, oldVariance := meanVar.NodeValue(g), varianceVar.NodeValue(g)
-		newMean := Add(Mul(OneMinus(mom), oldMean), Mul(mom, StopGradient(mean)))
-		newVariance := Add(Mul(OneMinus(mom), oldVariance), Mul(mom, unbiased))
-		if b.mask != nil {
-			some := BroadcastToDims(GreaterThan(count, ScalarZero(g, dtype)), d)
-			newMean = Where(some, newMean, oldMean)
-			newVariance = Where(some, newVariance, oldVariance)
-		}
-		meanVar.SetNodeValue(newMean)
-		varianceVar.SetNodeValue(newVariance)
-	} else {
-		mean, variance = meanVar.NodeValue(g), varianceVar.NodeValue(g)
+	if !b.scope.IsTraining(g) {
+		return affineRows(x, scale, offset, meanVar.NodeValue(g), varianceVar.NodeValue(g), b.epsilon)
 	}
-	// y = (x − mean)/√(variance + ε)·scale + offset, folded into y = x·a + c with [D]
-	// vectors a and c: two operations on the [M, D] tensor instead of four. (Reciprocal of
-	// Sqrt rather than Rsqrt, which has no gradient in GoMLX.)
-	a := Mul(scale, Reciprocal(Sqrt(AddScalar(variance, b.epsilon))))
+	// The batch statistics come from x without a gradient: the gradient of x through
+	// them is added in closed form by batchNormInput.
+	xs := StopGradient(x)
+	var w, count *Node // w [M, 1]: the mask's weights; nil for all rows
+	if b.mask != nil {
+		w = InsertAxes(asFloat(b.mask, dtype), -1)
+		count = MaxScalar(ReduceAllSum(w), 1)
+	} else {
+		count = Scalar(g, dtype, float64(m))
+	}
+	mean := Div(ReduceSum(weighted(xs, w), 0), count)
+	centred := Sub(xs, InsertAxes(mean, 0))
+	variance := Div(ReduceSum(weighted(Mul(centred, centred), w), 0), count)
+	b.updateRunningAverages(meanVar, varianceVar, mean, variance, w, count)
+
+	// y = x·a + c with a = scale/√(variance + ε) and c = offset − mean·a. Autodiff gives
+	// scale and offset their gradients through a and c, and x the direct term ∂y/∂x.
+	var a, gradA, gradC *Node
+	inv := Reciprocal(Sqrt(AddScalar(variance, b.epsilon)))
+	xg := IdentityWithCustomGradient(x, func(x, v *Node) *Node {
+		return batchNormInput(x, v, w, a, mean, inv, gradA, gradC, count)
+	})
+	a = captureAdjoint(Mul(scale, inv), &gradA)
+	c := captureAdjoint(Sub(offset, Mul(mean, a)), &gradC)
+	return Add(Mul(xg, InsertAxes(a, 0)), InsertAxes(c, 0))
+}
+
+// updateRunningAverages sets running ← (1 − momentum)·running + momentum·batch for the
+// mean and the variance (the unbiased batch variance), leaving both unchanged by a masked
+// batch without rows.
+func (b *BatchNormBuilder) updateRunningAverages(meanVar, varianceVar *model.Variable, mean, variance, w, count *Node) {
+	g := mean.Graph()
+	mom := Scalar(g, mean.DType(), b.momentum)
+	unbiased := Div(Mul(variance, count), MaxScalar(SubScalar(count, 1), 1))
+	oldMean, oldVariance := meanVar.NodeValue(g), varianceVar.NodeValue(g)
+	newMean := Add(Mul(OneMinus(mom), oldMean), Mul(mom, mean))
+	newVariance := Add(Mul(OneMinus(mom), oldVariance), Mul(mom, unbiased))
+	if w != nil {
+		some := BroadcastToDims(GreaterThan(ReduceAllSum(w), ScalarZero(g, mean.DType())), dim(mean, 0))
+		newMean = Where(some, newMean, oldMean)
+		newVariance = Where(some, newVariance, oldVariance)
+	}
+	meanVar.SetNodeValue(newMean)
+	varianceVar.SetNodeValue(newVariance)
+}
+
+// affineRows returns (x − mean)/√(variance + ε)·scale + offset for x [M, D] and [D]
+// statistics, folded into x·a + c with [D] vectors a and c: two operations on the [M, D]
+// tensor instead of four. (Reciprocal of Sqrt rather than Rsqrt, which has no gradient in
+// GoMLX.)
+func affineRows(x, scale, offset, mean, variance *Node, epsilon float64) *Node {
+	a := Mul(scale, Reciprocal(Sqrt(AddScalar(variance, epsilon))))
 	c := Sub(offset, Mul(mean, a))
 	return Add(Mul(x, InsertAxes(a, 0)), InsertAxes(c, 0))
 }
 
-// batchVariance returns the (biased) variance of the rows of x [M, D] around their mean
-// [D], Σ w (x − mean)² / count over the rows weighted by w ([M, 1], nil: all 1). Its
-// gradient with respect to x, 2 w (x − mean) / count times the adjoint (the mean's term
-// vanishes: the weighted deviations sum to zero), is computed in the backward pass from x
-// and the mean, so that the centred [M, D] tensor is not kept from the forward pass —
-// one node tensor less per batch norm alive through the step.
-func batchVariance(x, mean, w, count *Node) *Node {
-	var adjoint *Node
-	centred := func(x *Node) *Node {
-		d := Sub(x, InsertAxes(StopGradient(mean), 0))
-		if w != nil {
-			return Mul(d, w)
-		}
-		return d
+// weighted returns x·w for row weights w [M, 1], or x when w is nil.
+func weighted(x, w *Node) *Node {
+	if w == nil {
+		return x
 	}
-	xs := IdentityWithCustomGradient(x, func(_, _ *Node) *Node {
-		if adjoint == nil {
-			return ZerosLike(x)
-		}
-		scale := Div(MulScalar(adjoint, 2), count)
-		return Mul(centred(x), InsertAxes(scale, 0))
-	})
-	d := Sub(xs, InsertAxes(StopGradient(mean), 0))
-	sq := Square(d)
-	if w != nil {
-		sq = Mul(sq, w)
+	return Mul(x, w)
+}
+
+// batchNormInput returns the gradient of a training batch norm y = x·a + c with respect to
+// its input x [M, D], given v = ∂L/∂y·a (the direct term, from autodiff) and the adjoints
+// of a and c (c = offset − mean·a): gradC = Σ_rows ∂L/∂y and gradA = Σ_rows ∂L/∂y·x −
+// mean·gradC = Σ_rows ∂L/∂y·(x − mean), the sums autodiff forms for the scale's and
+// offset's gradients, reused here. Through the batch
+// statistics (rows weighted by w, count of them, inv = 1/√(variance + ε)) the gradient
+// adds, on each row,
+//
+//	−w·(a/count)·(gradC + inv²·(x − mean)·gradA) = w·(x·k1 + k0)
+//
+// with [D] vectors k1 = −a·inv²·gradA/count and k0 = −a·gradC/count − mean·k1: three
+// operations on x's shape and one for the sum, where autodiff through the statistics took
+// six.
+func batchNormInput(x, v, w, a, mean, inv, gradA, gradC, count *Node) *Node {
+	if gradA == nil || gradC == nil {
+		return v
 	}
-	return captureAdjoint(Div(ReduceSum(sq, 0), count), &adjoint)
+	perCount := Div(Neg(a), count)
+	k1 := Mul(perCount, Mul(Square(inv), gradA))
+	k0 := Sub(Mul(perCount, gradC), Mul(mean, k1))
+	return Add(v, weighted(Add(Mul(x, InsertAxes(k1, 0)), InsertAxes(k0, 0)), w))
 }
 
 // checkIndicesOrMask fails unless mask is a rank-1 tensor of length m.
