@@ -105,7 +105,7 @@ func lossAndGradients(t *testing.T, spec string, cfg GPSConfig) [][]float64 {
 
 // TestFusedKernelsEqualUnfused holds the go backend's fused kernels (gexph's patch of
 // github.com/gomlx/compute: gather–multiply–scatter, gathered dot products, gathered
-// operands) to the unfused graph of ops: a GPS layer of every local and every global
+// operands, products of the PE gate's threshold pattern) to the unfused graph of ops: a GPS layer of every local and every global
 // kind, in training mode, on a float32 batch with
 // an isolated node, an empty attention row and a virtual node, gives the same loss and
 // the same gradients (node and edge states, edge embeddings, every variable) to 1e-5

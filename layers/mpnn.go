@@ -186,8 +186,42 @@ func peGate(scope *model.Scope, pe, dist, src, dst *Node, n, d int) *Node {
 	default:
 		return nil
 	}
-	hidden := relu(dense(scope, "linear1", dist, true, d))
-	return Sigmoid(dense(scope, "linear2", hidden, true, 1))
+	return Sigmoid(scalarMLP(scope, dist, d))
+}
+
+// scalarMLP returns Linear2(ReLU(Linear1(s))) [E, 1] of one number s [E, 1] per edge, with
+// hidden width d and the variables of dense maps named "linear1" and "linear2" in scope.
+// With the rectifier's pattern P [E, d] (P_k = 1 where w1_k·s + b1_k ≥ 0, else 0), it is
+//
+//	s·Σ_k P_k·w1_k·w2_k + Σ_k P_k·b1_k·w2_k + b2 = s·(P·t1) + P·t2 + b2
+//
+// with the columns t1 = w1 ⊙ w2 and t2 = b1 ⊙ w2 [d, 1]. The pattern has no gradient (nor
+// has the rectifier's kink): the weights get theirs through t1 and t2, Pᵀ times the [E, 1]
+// adjoints of the two products, and s through its slope P·t1. No tensor [E, d] other than
+// the pattern is formed, forward or backward; the pure-Go backend computes the pattern's
+// products without forming it at all (ops/threshold.go of the patched backend).
+func scalarMLP(scope *model.Scope, s *Node, d int) *Node {
+	g, dtype := s.Graph(), s.DType()
+	w1, b1 := denseVariables(scope, "linear1", g, dtype, 1, d, true)
+	w2, b2 := denseVariables(scope, "linear2", g, dtype, d, 1, true)
+	pre := Add(Mul(StopGradient(s), StopGradient(w1)), InsertAxes(StopGradient(b1), 0)) // [E, d]
+	pattern := ConvertDType(GreaterOrEqual(pre, ScalarZero(g, dtype)), dtype)
+	slope := patternProduct(pattern, Mul(Reshape(w1, d, 1), w2))
+	offset := patternProduct(pattern, Mul(Reshape(b1, d, 1), w2))
+	return Add(Add(Mul(s, slope), offset), InsertAxes(b2, 0))
+}
+
+// patternProduct returns p·t [E, 1] for a pattern p [E, d] without gradient and t [d, 1],
+// with t's gradient pᵀ·adjoint written as one contraction over the edges.
+func patternProduct(p, t *Node) *Node {
+	var adjoint *Node
+	t = IdentityWithCustomGradient(t, func(t, _ *Node) *Node {
+		if adjoint == nil {
+			return ZerosLike(t)
+		}
+		return DotGeneral(p, []int{0}, nil, adjoint, []int{0}, nil)
+	})
+	return captureAdjoint(DotGeneral(p, []int{1}, nil, t, []int{0}, nil), &adjoint)
 }
 
 // GINEBuilder configures a GINE convolution (graph isomorphism network with edge

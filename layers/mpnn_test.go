@@ -258,3 +258,54 @@ func TestGATMatchesLoopReference(t *testing.T) {
 		}
 	}
 }
+
+// TestScalarMLPEqualsHiddenLayer holds the equivariant-stable gate's MLP written through
+// its rectifier's pattern (scalarMLP) to the plain Linear2(ReLU(Linear1(s))) with the
+// same variables: the outputs and the gradients with respect to s and to every weight and
+// bias, in float64 (1e-12) and in float32 (1e-5, where the go backend fuses the pattern's
+// products), on 300 edges and random biases (thresholds spread over the edges' values).
+func TestScalarMLPEqualsHiddenLayer(t *testing.T) {
+	const e, d = 300, 16
+	rng := rand.New(rand.NewPCG(31, 32))
+	s64, r64 := randFloats(rng, e, 1), randFloats(rng, e, 1)
+	for _, f64 := range []bool{true, false} {
+		var s, r any = tensors.FromFlatDataAndDimensions(s64, e, 1), tensors.FromFlatDataAndDimensions(r64, e, 1)
+		tol := 1e-12
+		if !f64 {
+			s, r, tol = tensors.FromFlatDataAndDimensions(to32(s64), e, 1), tensors.FromFlatDataAndDimensions(to32(r64), e, 1), 1e-5
+		}
+		store := newStore(t, 7)
+		store.RootScope().SetParam(ParamFanInBias, true)
+		outs := runGraph(t, store, true, func(scope *model.Scope, in []*Node) []*Node {
+			mlp := scope.In("mlp")
+			fused := scalarMLP(mlp, in[0], d)
+			g := in[0].Graph()
+			vars := func(name string) (w, b *Node) {
+				get := func(v string) *Node { return store.GetVariable("/mlp/" + name + "/dense/" + v).NodeValue(g) }
+				return get("weights"), get("biases")
+			}
+			w1, b1 := vars("linear1")
+			w2, b2 := vars("linear2")
+			hidden := relu(Add(Mul(in[0], w1), InsertAxes(b1, 0))) // [E, d]
+			plain := Add(DotGeneral(hidden, []int{1}, nil, w2, []int{0}, nil), InsertAxes(b2, 0))
+			targets := []*Node{in[0], w1, b1, w2, b2}
+			res := []*Node{fused, plain}
+			res = append(res, Gradient(ReduceAllSum(Mul(fused, in[1])), targets...)...)
+			return append(res, Gradient(ReduceAllSum(Mul(plain, in[1])), targets...)...)
+		}, s, r)
+		half := (len(outs) - 2) / 2
+		pairs := [][2]int{{0, 1}}
+		for k := range half {
+			pairs = append(pairs, [2]int{2 + k, 2 + half + k})
+		}
+		for _, p := range pairs {
+			got, want := flat64(t, outs[p[0]]), flat64(t, outs[p[1]])
+			for i := range want {
+				if math.Abs(got[i]-want[i]) > tol*max(1, math.Abs(want[i])) {
+					t.Fatalf("float64=%v, output %d (0: value, then gradients: s, w1, b1, w2, b2) element %d: pattern %.12g, hidden layer %.12g",
+						f64, p[0], i, got[i], want[i])
+				}
+			}
+		}
+	}
+}

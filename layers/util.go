@@ -89,28 +89,32 @@ func denseParts(scope *model.Scope, name string, x *Node, useBias bool, outDim, 
 		failf("dense %q: need an input of rank ≥ 1 and positive sizes, got shape %s, outDim=%d, parts=%d",
 			name, x.Shape(), outDim, parts)
 	}
+	w, bias := denseVariables(scope, name, x.Graph(), x.DType(), dim(x, -1), parts*outDim, useBias)
+	return linearParts(x, w, bias, outDim, parts)
+}
+
+// denseVariables returns the weight [inDim, out] and, if useBias, the bias [out] of a
+// dense map named name in scope (nil for none), in g, as GoMLX's layers.Dense names and
+// initialises them, under scope.In(name).In("dense").
+func denseVariables(scope *model.Scope, name string, g *Graph, dtype dtypes.DType, inDim, out int, useBias bool) (w, bias *Node) {
 	s := scope
 	if name != "" {
 		s = s.In("%s", name)
 	}
 	s = s.In("dense")
-	g := x.Graph()
-	dtype := x.DType()
-	inDim := dim(x, -1)
-	wVar := s.VariableWithShape("weights", shapes.Make(dtype, inDim, parts*outDim))
+	wVar := s.VariableWithShape("weights", shapes.Make(dtype, inDim, out))
 	if reg := regularizer.FromScope(s); reg != nil {
 		reg(g, wVar)
 	}
-	var bias *Node
 	if useBias {
 		bs := s
 		if model.GetParamOr(s, ParamFanInBias, false) {
 			limit := 1 / math.Sqrt(float64(max(inDim, 1)))
 			bs = s.WithInitializer(initializer.RandomUniformFn(s, -limit, limit))
 		}
-		bias = bs.VariableWithShape("biases", shapes.Make(dtype, parts*outDim)).NodeValue(g)
+		bias = bs.VariableWithShape("biases", shapes.Make(dtype, out)).NodeValue(g)
 	}
-	return linearParts(x, wVar.NodeValue(g), bias, outDim, parts)
+	return wVar.NodeValue(g), bias
 }
 
 // ParamFanInBias is the scope parameter (a bool, read from the scope and its parents)
