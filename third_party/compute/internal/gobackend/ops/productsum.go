@@ -16,8 +16,14 @@ package ops
 // block order, so the result does not depend on the number of workers. Sums are in
 // another order than the unfused reduction's: equal to float32 rounding, not bit for bit.
 // (Row sums, ReduceSum(…, 1), are left to the backend's reduction: without a horizontal
-// SIMD sum a fused row sum was slower than the product and the reduction apart.) The
-// backend option "no_fusion" disables it.
+// SIMD sum a fused row sum was slower than the product and the reduction apart.)
+//
+// A batch norm's variance sums the squares of centred values, ReduceSum(Mul(d, d)) or
+// ReduceSum(Mul(Mul(d, d), w)) with d = Sub(x, m) for per-column means m [1, C]: the
+// centred d and its square are two more [R, C] tensors written and read back. Where
+// nothing else reads them, the fused node reads x and m instead and forms (x − m)² in
+// registers, the same float32 difference and product as op by op (the same sums as with
+// d and its square formed). The backend option "no_fusion" disables it.
 
 import (
 	"simd"
@@ -45,12 +51,15 @@ const (
 	factorFull   = iota // [R, C]
 	factorPerRow        // [R, 1]
 	factorPerCol        // [1, C]
+	factorNone          // no factor: the sum of the first alone (centred squares only)
 )
 
 // productSum is the Data of a fused ReduceSum over axis 0, whose inputs are then x [R, C]
-// and the factor s (see the factor layouts).
+// and the factor s (see the factor layouts; absent for factorNone), and the means m
+// [1, C] last when centred: the first factor is then (x − m)².
 type productSum struct {
 	rows, cols, factor int
+	centred            bool
 }
 
 // ProductSumFusion is the graph transformation that fuses ReduceSum(Mul(x, s)) into one
@@ -81,19 +90,46 @@ func (*ProductSumFusion) Apply(b *gobackend.Builder) (bool, error) {
 		if rows < minProductSumRows || cols == 0 {
 			continue
 		}
+		if x, m, ok := centredSquare(mul, uses); ok { // ReduceSum(Mul(d, d)), d = x − m
+			setProductSum(n, []*gobackend.Node{x, m}, &productSum{rows: rows, cols: cols, factor: factorNone, centred: true})
+			continue
+		}
 		for k, x := range mul.Inputs {
 			s := mul.Inputs[1-k]
 			factor, ok := factorLayout(x.Shape, s.Shape, mul.Shape)
 			if !ok {
 				continue
 			}
-			n.Inputs = []*gobackend.Node{x, s}
-			n.Data = &productSum{rows: rows, cols: cols, factor: factor}
-			n.ClearCachedExecutor()
+			p := &productSum{rows: rows, cols: cols, factor: factor}
+			inputs := []*gobackend.Node{x, s}
+			if x0, m, ok := centredSquare(x, uses); ok && uses[x.Index] == 1 && x != s {
+				p.centred, inputs = true, []*gobackend.Node{x0, s, m}
+			}
+			setProductSum(n, inputs, p)
 			break
 		}
 	}
 	return false, nil
+}
+
+// setProductSum makes n the fused node p with the given inputs.
+func setProductSum(n *gobackend.Node, inputs []*gobackend.Node, p *productSum) {
+	n.Inputs, n.Data = inputs, p
+	n.ClearCachedExecutor()
+}
+
+// centredSquare returns x and m when sq is Mul(d, d) of d = Sub(x, m), with x of sq's
+// shape [R, C], m [1, C], and d read by nothing but sq.
+func centredSquare(sq *gobackend.Node, uses []int) (x, m *gobackend.Node, ok bool) {
+	if sq.OpType != compute.OpTypeMul || len(sq.Inputs) != 2 || sq.Inputs[0] != sq.Inputs[1] || !isBroadcastData(sq) {
+		return nil, nil, false
+	}
+	d := sq.Inputs[0]
+	if d.OpType != compute.OpTypeSub || uses[d.Index] != 2 || len(d.Inputs) != 2 || !isBroadcastData(d) ||
+		!d.Inputs[0].Shape.Equal(sq.Shape) || !isPerColumn(d.Inputs[1].Shape, sq.Shape) {
+		return nil, nil, false
+	}
+	return d.Inputs[0], d.Inputs[1], true
 }
 
 // factorLayout returns the layout of s when x has the product's shape out [R, C] and s
@@ -128,76 +164,101 @@ func execProductSum(backend *gobackend.Backend, node *gobackend.Node, inputs []*
 		return output, nil
 	}
 	out := output.Flat.([]float32)
-	x, s := inputs[0].Flat.([]float32), inputs[1].Flat.([]float32)
-	p.columnSums(backend, x, s, out)
+	x := inputs[0].Flat.([]float32)
+	var s, m []float32
+	if p.factor != factorNone {
+		s = inputs[1].Flat.([]float32)
+	}
+	if p.centred {
+		m = inputs[len(inputs)-1].Flat.([]float32)
+	}
+	sumRowBlocks(backend, p.rows, out, func(acc []float32, lo, hi int) {
+		for c := 0; c < p.cols; c += productSumGroup {
+			columnGroup(p, acc, x, s, m, lo, hi, c)
+		}
+	})
 	return output, nil
 }
 
 // factorRow returns the factor's values for row r of the product (one value for a
-// per-row factor).
+// per-row factor, nil for none).
 func (p *productSum) factorRow(s []float32, r int) []float32 {
 	switch p.factor {
 	case factorFull:
 		return s[r*p.cols : (r+1)*p.cols]
 	case factorPerRow:
 		return s[r : r+1]
+	case factorNone:
+		return nil
 	}
 	return s[:p.cols]
-}
-
-// columnSums writes Σ_r x[r, c]·s(r, c) into out [C], in the fixed blocks of rows of
-// sumRowBlocks.
-func (p *productSum) columnSums(backend *gobackend.Backend, x, s, out []float32) {
-	sumRowBlocks(backend, p.rows, out, func(acc []float32, lo, hi int) {
-		for c := 0; c < p.cols; c += productSumGroup {
-			columnGroup(p, acc, x, s, lo, hi, c)
-		}
-	})
 }
 
 // productSumGroup is how many columns columnGroup keeps in registers: four vectors of 16.
 const productSumGroup = 64
 
-// columnGroup adds Σ_{r∈[lo,hi)} x[r, c]·s(r, c) of p's product for the columns
-// [c0, c0+64) (or to the last column) into acc, the sums held in four registers over the
-// rows.
-func columnGroup(p *productSum, acc, x, s []float32, lo, hi, c0 int) {
+// columnGroup adds Σ_{r∈[lo,hi)} x[r, c]·s(r, c) of p's product (x[r, c] replaced by
+// (x[r, c] − m[c])² when centred) for the columns [c0, c0+64) (or to the last column) into
+// acc, the sums held in four registers over the rows.
+func columnGroup(p *productSum, acc, x, s, m []float32, lo, hi, c0 int) {
 	vLen := simd.BroadcastFloat32s(0).Len()
 	end := min(p.cols, c0+productSumGroup)
 	if vLen*4 != productSumGroup {
 		for r := lo; r < hi; r++ {
 			sr := p.factorRow(s, r)
 			for c := c0; c < end; c++ {
-				acc[c] += x[r*p.cols+c] * factorAt(sr, c)
+				acc[c] += productTerm(x[r*p.cols+c], sr, m, c)
 			}
 		}
 		return
 	}
-	var sums [4]simd.Float32s
+	var sums, means [4]simd.Float32s
 	for i := range sums {
 		sums[i] = simd.BroadcastFloat32s(0)
 	}
 	full := (end - c0) / vLen
 	part := c0+full*vLen < end
+	if m != nil {
+		for i := range (end - c0 + vLen - 1) / vLen {
+			means[i], _ = simd.LoadFloat32sPart(m[c0+i*vLen : end])
+		}
+	}
+	perRow, none := p.factor == factorPerRow, p.factor == factorNone
 	for r := lo; r < hi; r++ {
 		xr, sr := x[r*p.cols+c0:r*p.cols+end], p.factorRow(s, r)
-		perRow := p.factor == factorPerRow
-		if !perRow {
+		var sv simd.Float32s
+		if perRow {
+			sv = simd.BroadcastFloat32s(sr[0])
+		} else if !none {
 			sr = sr[c0:end]
 		}
-		sv := simd.BroadcastFloat32s(sr[0])
 		for i := range full {
-			if !perRow {
-				sv = simd.LoadFloat32s(sr[i*vLen:])
+			xv := simd.LoadFloat32s(xr[i*vLen:])
+			if m != nil {
+				xv = xv.Sub(means[i])
+				xv = xv.Mul(xv)
 			}
-			sums[i] = sums[i].Add(simd.LoadFloat32s(xr[i*vLen:]).Mul(sv))
+			if !none {
+				if !perRow {
+					sv = simd.LoadFloat32s(sr[i*vLen:])
+				}
+				xv = xv.Mul(sv)
+			}
+			sums[i] = sums[i].Add(xv)
 		}
 		if part {
 			xv, _ := simd.LoadFloat32sPart(xr[full*vLen:])
-			if !perRow {
-				sv, _ = simd.LoadFloat32sPart(sr[full*vLen:])
+			if m != nil {
+				xv = xv.Sub(means[full])
+				xv = xv.Mul(xv)
 			}
-			sums[full] = sums[full].Add(xv.Mul(sv))
+			if !none {
+				if !perRow {
+					sv, _ = simd.LoadFloat32sPart(sr[full*vLen:])
+				}
+				xv = xv.Mul(sv)
+			}
+			sums[full] = sums[full].Add(xv)
 		}
 	}
 	for i := range (end - c0 + vLen - 1) / vLen {
@@ -206,6 +267,19 @@ func columnGroup(p *productSum, acc, x, s []float32, lo, hi, c0 int) {
 		o, _ := simd.LoadFloat32sPart(row)
 		o.Add(sums[i]).StorePart(row)
 	}
+}
+
+// productTerm returns v·s(c) for a row's factor values sr (v alone for none), v replaced
+// by (v − m[c])² when m is set, each operation rounded as the unfused ops round.
+func productTerm(v float32, sr, m []float32, c int) float32 {
+	if m != nil {
+		d := v - m[c]
+		v = float32(d * d)
+	}
+	if sr == nil {
+		return v
+	}
+	return float32(v * factorAt(sr, c))
 }
 
 // factorAt returns the factor's value at column c of a row (its only value for a per-row

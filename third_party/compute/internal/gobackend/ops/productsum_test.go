@@ -144,3 +144,84 @@ func TestProductSumEqualsUnfused(t *testing.T) {
 		t.Errorf("a product of %d rows was fused", short.rows)
 	}
 }
+
+// TestCentredSquareSumsEqualUnfused holds the fused sums of centred squares, Σ (x − m)²
+// and Σ (x − m)²·w over the rows (a batch norm's variance, unmasked and masked), to the
+// same sums with the centred values formed (a centred tensor with another consumer: bit
+// for bit) and to a float64 sum, on rows of 40 and of 7 (partial SIMD vectors).
+func TestCentredSquareSumsEqualUnfused(t *testing.T) {
+	for _, cols := range []int{40, 7} {
+		testCentredSquareSums(t, 20001, cols)
+	}
+}
+
+// testCentredSquareSums is TestCentredSquareSumsEqualUnfused on rows × cols.
+func testCentredSquareSums(t *testing.T, rows, cols int) {
+	rng := rand.New(rand.NewPCG(33, 34))
+	x, m, w := randomFloats(rng, rows*cols), randomFloats(rng, cols), randomFloats(rng, rows)
+	full, col, row := shapes.Make(dtypes.Float32, rows, cols), shapes.Make(dtypes.Float32, 1, cols), shapes.Make(dtypes.Float32, rows, 1)
+	raw, err := gobackend.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := raw.(*gobackend.Backend)
+	builder := be.Builder("centred").(*gobackend.Builder)
+	f := builder.Main().(*gobackend.Function)
+	mu := must(t)
+	px, _ := f.Parameter("x", full, nil)
+	px2, _ := f.Parameter("x2", full, nil) // x again: the builder would merge equal nodes
+	px3, _ := f.Parameter("x3", full, nil)
+	pm, _ := f.Parameter("m", col, nil)
+	pw, _ := f.Parameter("w", row, nil)
+	square := func(x compute.Value) (d, sq compute.Value) {
+		d = mu(Sub(f, x, pm))
+		return d, mu(Mul(f, d, d))
+	}
+	_, sq := square(px)
+	plain := mu(ReduceSum(f, sq, 0))
+	_, sq2 := square(px2)
+	weighted := mu(ReduceSum(f, mu(Mul(f, sq2, pw)), 0))
+	kept, sq3 := square(px3)
+	formed := mu(ReduceSum(f, sq3, 0))
+	if err := f.Return([]compute.Value{plain, weighted, formed, kept}, nil); err != nil {
+		t.Fatal(err)
+	}
+	exec, err := builder.Compile()
+	if err != nil {
+		t.Fatalf("compile: %+v", err)
+	}
+	centred, uses := 0, liveUses(f)
+	for _, node := range f.Nodes {
+		if p, ok := node.Data.(*productSum); ok && p.centred && uses[node.Index] > 0 {
+			centred++
+		}
+	}
+	if centred != 2 {
+		t.Fatalf("rows of %d: %d centred sums fused, want 2", cols, centred)
+	}
+	buf := func(flat []float32, s shapes.Shape) compute.Buffer {
+		b, err := be.BufferFromFlatData(0, append([]float32(nil), flat...), s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	res, err := exec.Execute([]compute.Buffer{buf(x, full), buf(x, full), buf(x, full), buf(m, col), buf(w, row)}, nil, 0)
+	if err != nil {
+		t.Fatalf("execute: %+v", err)
+	}
+	out := func(i int) []float32 { return res[i].(*gobackend.Buffer).Flat.([]float32) }
+	for c := range cols {
+		if math.Float32bits(out(0)[c]) != math.Float32bits(out(2)[c]) {
+			t.Fatalf("rows of %d, column %d: fused %v, with the centred values formed %v", cols, c, out(0)[c], out(2)[c])
+		}
+		var want, wantW, scale float64
+		for r := range rows {
+			d := float64(x[r*cols+c]) - float64(m[c])
+			want, wantW, scale = want+d*d, wantW+d*d*float64(w[r]), scale+d*d*(1+math.Abs(float64(w[r])))
+		}
+		if tol := 2e-5 * scale; math.Abs(float64(out(0)[c])-want) > tol || math.Abs(float64(out(1)[c])-wantW) > tol {
+			t.Fatalf("rows of %d, column %d: %v and %v, float64 %v and %v", cols, c, out(0)[c], out(1)[c], want, wantW)
+		}
+	}
+}
