@@ -105,10 +105,10 @@ func lossAndGradients(t *testing.T, spec string, cfg GPSConfig) [][]float64 {
 
 // TestFusedKernelsEqualUnfused holds the go backend's fused kernels (gexph's patch of
 // github.com/gomlx/compute: gather–multiply–scatter, gathered dot products, gathered
-// operands, products of the PE gate's threshold pattern) to the unfused graph of ops: a GPS layer of every local and every global
-// kind, in training mode, on a float32 batch with
-// an isolated node, an empty attention row and a virtual node, gives the same loss and
-// the same gradients (node and edge states, edge embeddings, every variable) to 1e-5
+// operands, products of the PE gate's threshold pattern, among others) to the unfused
+// graph of ops: a GPS layer of every local and every global kind, in training mode, on a
+// float32 batch with an isolated node, an empty attention row and a virtual node, gives
+// the same loss and the same gradients (node and edge states, edge embeddings, every variable) to 1e-5
 // relative on the backends "go" and "go:no_fusion".
 func TestFusedKernelsEqualUnfused(t *testing.T) {
 	configs := map[string]GPSConfig{

@@ -139,16 +139,15 @@ func weighted(x, w *Node) *Node {
 // batchNormInput returns the gradient of a training batch norm y = x·a + c with respect to
 // its input x [M, D], given v = ∂L/∂y·a (the direct term, from autodiff) and the adjoints
 // of a and c (c = offset − mean·a): gradC = Σ_rows ∂L/∂y and gradA = Σ_rows ∂L/∂y·x −
-// mean·gradC = Σ_rows ∂L/∂y·(x − mean), the sums autodiff forms for the scale's and
-// offset's gradients, reused here. Through the batch
-// statistics (rows weighted by w, count of them, inv = 1/√(variance + ε)) the gradient
-// adds, on each row,
+// mean·gradC = Σ_rows ∂L/∂y·(x − mean), the sums autodiff forms for the scale's and the
+// offset's gradients, reused here. Through the batch statistics (rows weighted by w,
+// count of them, inv = 1/√(variance + ε)) the gradient adds, on each row,
 //
 //	−w·(a/count)·(gradC + inv²·(x − mean)·gradA) = w·(x·k1 + k0)
 //
-// with [D] vectors k1 = −a·inv²·gradA/count and k0 = −a·gradC/count − mean·k1: three
-// operations on x's shape and one for the sum, where autodiff through the statistics took
-// six.
+// with [D] vectors k1 = −a·inv²·gradA/count and k0 = −a·gradC/count − mean·k1: two
+// operations on x's shape (three with a mask) and one for the sum, where autodiff through
+// the statistics took six.
 func batchNormInput(x, v, w, a, mean, inv, gradA, gradC, count *Node) *Node {
 	if gradA == nil || gradC == nil {
 		return v
