@@ -13,21 +13,26 @@ import (
 	"github.com/gomlx/gomlx/ml/model"
 )
 
-// fusedBatch is a float32 batch of two graphs for TestFusedKernelsEqualUnfused: node 5
-// has no edge at all, node 3 no incoming interaction edge (an empty row of the
-// attention), and node 11 is a virtual node of the second graph, joined to each of its
-// nodes both ways.
-func fusedBatch() []any {
-	const n, d = 12, 8
+// fusedBatch is a float32 batch of two graphs of six nodes for
+// TestFusedKernelsEqualUnfused (fusedBatchOf's layout, 30 local edges drawn, width 8).
+func fusedBatch() []any { return fusedBatchOf(2, 6, 30, 8) }
+
+// fusedBatchOf is a float32 batch of graphs graphs of size nodes each, with edges local
+// edges drawn at random within the graphs and states of width d: the last node of the
+// first graph has no edge at all, node 3 no incoming interaction edge (an empty row of
+// the attention), and the last node of the last graph is a virtual node of it, joined to
+// each of its nodes both ways.
+func fusedBatchOf(graphs, size, edges, d int) []any {
+	n := graphs * size
 	rng := rand.New(rand.NewPCG(21, 22))
-	graphID := []int32{0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1}
+	graphID := make([]int32, n)
+	for i := range graphID {
+		graphID[i] = int32(i / size)
+	}
 	var src, dst, hSrc, hDst []int32
-	for range 30 {
-		base := int32(6 * rng.IntN(2))
-		s, t := base+int32(rng.IntN(5)), base+int32(rng.IntN(5))
-		if s == 5 || t == 5 {
-			continue
-		}
+	for range edges {
+		base := int32(size * rng.IntN(graphs))
+		s, t := base+int32(rng.IntN(size-1)), base+int32(rng.IntN(size-1))
 		src, dst = append(src, s), append(dst, t)
 		if t != 3 {
 			hSrc, hDst = append(hSrc, s), append(hDst, t)
@@ -36,10 +41,11 @@ func fusedBatch() []any {
 			hSrc, hDst = append(hSrc, t), append(hDst, s)
 		}
 	}
-	for v := int32(6); v < 11; v++ {
-		hSrc, hDst = append(hSrc, v, 11), append(hDst, 11, v)
+	virtual := int32(n - 1)
+	for v := virtual - int32(size) + 1; v < virtual; v++ {
+		hSrc, hDst = append(hSrc, v, virtual), append(hDst, virtual, v)
 	}
-	blocks, size, err := expander.BlockNodes(graphID, 2, 0)
+	blocks, slots, err := expander.BlockNodes(graphID, graphs, 0)
 	if err != nil {
 		panic(err)
 	}
@@ -51,13 +57,13 @@ func fusedBatch() []any {
 		return tensors.FromFlatDataAndDimensions(to32(randFloats(rng, size, 1)), dims...)
 	}
 	return []any{f32(n, d), f32(len(src), d), src, dst, f32(len(hSrc), d), hSrc, hDst,
-		tensors.FromFlatDataAndDimensions(blocks, 2, size), f32(n, 3)}
+		tensors.FromFlatDataAndDimensions(blocks, graphs, slots), f32(n, 3)}
 }
 
-// lossAndGradients returns the loss of a GPS layer on fusedBatch and its gradients with
-// respect to the node states, edge states, interaction-edge embeddings and every
-// trainable variable, computed on the backend given by spec.
-func lossAndGradients(t *testing.T, spec string, cfg GPSConfig) [][]float64 {
+// lossAndGradients returns the loss of a GPS layer on a batch (fusedBatchOf's layout) and
+// its gradients with respect to the node states, edge states, interaction-edge embeddings
+// and every trainable variable, computed on the backend given by spec.
+func lossAndGradients(t *testing.T, spec string, cfg GPSConfig, batch []any) [][]float64 {
 	t.Helper()
 	backend, err := NewBackend(spec)
 	if err != nil {
@@ -92,7 +98,7 @@ func lossAndGradients(t *testing.T, spec string, cfg GPSConfig) [][]float64 {
 		t.Fatal(err)
 	}
 	defer exec.Finalize()
-	outs, err := exec.Call(fusedBatch()...) // Tensors of their own: a tensor lives on one backend.
+	outs, err := exec.Call(batch...)
 	if err != nil {
 		t.Fatalf("%s: %v", spec, err)
 	}
@@ -118,16 +124,43 @@ func TestFusedKernelsEqualUnfused(t *testing.T) {
 	addEveryKind(configs, GPSConfig{Global: GlobalExphormer, Norm: NormBatch, Heads: 2},
 		GPSConfig{Local: LocalGatedGCN, Norm: NormLayer, Heads: 2, PerformerFeatures: 4})
 	for name, cfg := range configs {
-		t.Run(name, func(t *testing.T) {
-			fused := lossAndGradients(t, "go", cfg)
-			plain := lossAndGradients(t, "go:no_fusion", cfg)
-			for k := range plain {
-				for i, want := range plain[k] {
-					if got := fused[k][i]; !(math.Abs(got-want) <= 1e-5*max(1, math.Abs(want))) {
-						t.Fatalf("output %d (0: loss, then gradients) element %d: fused %.9g, unfused %.9g", k, i, got, want)
-					}
-				}
+		t.Run(name, func(t *testing.T) { compareFused(t, cfg, fusedBatch, false) })
+	}
+}
+
+// TestFusedKernelsEqualUnfusedAtScale is TestFusedKernelsEqualUnfused for the kernels
+// that take only large enough tensors (affine rows, sums of centred squares, the
+// logistic function's slopes, tall dense and Gram products: at least 1,024 to 2,048 rows
+// or 16,384 elements): a GatedGCN + Exphormer layer with batch norms and the
+// equivariant-stable PE gates, width 40, on four graphs of 150 nodes and 3,200 local
+// edges, with the same isolated node, empty attention row and virtual node. The weights'
+// gradients are sums over thousands of edges, which the Gram products add in another
+// order: each gradient is held to 1e-5 of its tensor's largest magnitude (float32's
+// rounding of such a sum, up to 1.5e-5 of the element itself here).
+func TestFusedKernelsEqualUnfusedAtScale(t *testing.T) {
+	cfg := GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 4, AttentionDropout: 0.2}
+	compareFused(t, cfg, func() []any { return fusedBatchOf(4, 150, 3200, 40) }, true)
+}
+
+// compareFused holds the loss and gradients of a GPS layer on the backends "go" and
+// "go:no_fusion" to each other, to 1e-5 relative (absolute below 1), of each element or,
+// when normwise, of the tensor's largest magnitude, on batches made by batch (one for each
+// backend: a tensor lives on one backend).
+func compareFused(t *testing.T, cfg GPSConfig, batch func() []any, normwise bool) {
+	t.Helper()
+	fused := lossAndGradients(t, "go", cfg, batch())
+	plain := lossAndGradients(t, "go:no_fusion", cfg, batch())
+	for k := range plain {
+		scale := 1.0
+		for _, want := range plain[k] {
+			if normwise {
+				scale = max(scale, math.Abs(want))
 			}
-		})
+		}
+		for i, want := range plain[k] {
+			if got := fused[k][i]; !(math.Abs(got-want) <= 1e-5*max(scale, math.Abs(want))) {
+				t.Fatalf("output %d (0: loss, then gradients) element %d: fused %.9g, unfused %.9g", k, i, got, want)
+			}
+		}
 	}
 }
