@@ -75,17 +75,18 @@ func (b *BatchNormBuilder) Done() *Node {
 	// The batch statistics come from x without a gradient: the gradient of x through
 	// them is added in closed form by batchNormInput.
 	xs := StopGradient(x)
-	var w, count *Node // w [M, 1]: the mask's weights; nil for all rows
+	var w, count, masked *Node // w [M, 1]: the mask's weights, masked their sum; nil for all rows
 	if b.mask != nil {
 		w = InsertAxes(asFloat(b.mask, dtype), -1)
-		count = MaxScalar(ReduceAllSum(w), 1)
+		masked = ReduceAllSum(w)
+		count = MaxScalar(masked, 1)
 	} else {
 		count = Scalar(g, dtype, float64(m))
 	}
 	mean := Div(ReduceSum(weighted(xs, w), 0), count)
 	centred := Sub(xs, InsertAxes(mean, 0))
 	variance := Div(ReduceSum(weighted(Mul(centred, centred), w), 0), count)
-	b.updateRunningAverages(meanVar, varianceVar, mean, variance, w, count)
+	b.updateRunningAverages(meanVar, varianceVar, mean, variance, masked, count)
 
 	// y = x·a + c with a = scale/√(variance + ε) and c = offset − mean·a. Autodiff gives
 	// scale and offset their gradients through a and c, and x the direct term ∂y/∂x.
@@ -100,17 +101,17 @@ func (b *BatchNormBuilder) Done() *Node {
 }
 
 // updateRunningAverages sets running ← (1 − momentum)·running + momentum·batch for the
-// mean and the variance (the unbiased batch variance), leaving both unchanged by a masked
-// batch without rows.
-func (b *BatchNormBuilder) updateRunningAverages(meanVar, varianceVar *model.Variable, mean, variance, w, count *Node) {
+// mean and the variance (the unbiased batch variance over count rows), leaving both
+// unchanged by a masked batch without rows (masked, the mask's sum, is 0; nil: no mask).
+func (b *BatchNormBuilder) updateRunningAverages(meanVar, varianceVar *model.Variable, mean, variance, masked, count *Node) {
 	g := mean.Graph()
 	mom := Scalar(g, mean.DType(), b.momentum)
 	unbiased := Div(Mul(variance, count), MaxScalar(SubScalar(count, 1), 1))
 	oldMean, oldVariance := meanVar.NodeValue(g), varianceVar.NodeValue(g)
 	newMean := Add(Mul(OneMinus(mom), oldMean), Mul(mom, mean))
 	newVariance := Add(Mul(OneMinus(mom), oldVariance), Mul(mom, unbiased))
-	if w != nil {
-		some := BroadcastToDims(GreaterThan(ReduceAllSum(w), ScalarZero(g, mean.DType())), dim(mean, 0))
+	if masked != nil {
+		some := BroadcastToDims(GreaterThan(masked, ScalarZero(g, mean.DType())), dim(mean, 0))
 		newMean = Where(some, newMean, oldMean)
 		newVariance = Where(some, newVariance, oldVariance)
 	}

@@ -135,16 +135,14 @@ func centredSquare(sq *gobackend.Node, uses []int) (x, m *gobackend.Node, ok boo
 // factorLayout returns the layout of s when x has the product's shape out [R, C] and s
 // is [R, C], [R, 1] or [1, C].
 func factorLayout(x, s, out shapes.Shape) (int, bool) {
-	if !x.Equal(out) || s.DType != dtypes.Float32 || s.Rank() != 2 || s.IsDynamic() {
-		return 0, false
-	}
-	r, c := out.Dimensions[0], out.Dimensions[1]
 	switch {
-	case s.Dimensions[0] == r && s.Dimensions[1] == c:
+	case !x.Equal(out):
+		return 0, false
+	case s.Equal(out):
 		return factorFull, true
-	case s.Dimensions[0] == r && s.Dimensions[1] == 1:
+	case isPerRow(s, out):
 		return factorPerRow, true
-	case s.Dimensions[0] == 1 && s.Dimensions[1] == c:
+	case isPerColumn(s, out):
 		return factorPerCol, true
 	}
 	return 0, false
