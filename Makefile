@@ -62,6 +62,8 @@ fuzz:
 # and no Go: the gexph command and the gexph package's test binary with the xla tag
 # (cgo), stripped and gzipped, and the few data files the check reads (the shared data
 # does not travel). Carry build/gpu and run `bash tools/gpu/check.sh` there.
+# GPU_RUN=DIR GPU_RUN_ARGS='-dataset … -preset …' also packs a training run's directory,
+# which `check.sh resume` continues on the GPU (docs/GPU.md, "Continuing a run").
 
 GPU_BUNDLE     := $(BUILD)/gpu
 GPU_DATA       := $(or $(GEXPH_DATA),../shared/data)
@@ -82,6 +84,10 @@ gpu-bundle:
 	  if [ ! -f "$(GPU_DATA)/$$f" ]; then echo "gpu-bundle: $(GPU_DATA)/$$f is missing (GEXPH_DATA names the data root)"; exit 1; fi; \
 	  mkdir -p "$(GPU_BUNDLE)/data/$$(dirname $$f)" && cp "$(GPU_DATA)/$$f" "$(GPU_BUNDLE)/data/$$f"; \
 	done
+	@if [ -n "$(GPU_RUN)" ]; then \
+	  if [ ! -f "$(GPU_RUN)/last.ckpt" ] || [ -z "$(GPU_RUN_ARGS)" ]; then echo "gpu-bundle: GPU_RUN=$(GPU_RUN) needs a last.ckpt there and GPU_RUN_ARGS (the run's train arguments)"; exit 1; fi; \
+	  mkdir -p $(GPU_BUNDLE)/run && cp $(GPU_RUN)/*.ckpt $(GPU_RUN)/log.* $(GPU_BUNDLE)/run/ && echo "$(GPU_RUN_ARGS)" > $(GPU_BUNDLE)/run/args; \
+	fi
 	@(cd $(GPU_BUNDLE) && echo "commit $$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD 2>/dev/null || echo +dirty)" > BUILD && \
 	  $(GO) version >> BUILD && find . -type f ! -name BUILD ! -name SHA256SUMS -print0 | sort -z | xargs -0 sha256sum > SHA256SUMS)
 	@size=$$(du -sb $(GPU_BUNDLE) | cut -f1); mib=$$(( (size + 1048575) / 1048576 )); \

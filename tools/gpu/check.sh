@@ -6,7 +6,9 @@
 #   bash tools/gpu/check.sh [STEP ...]     # default: every step, in this order
 #
 # Steps: tests equivalence bench-pattern attention train bench-scaling bench-cluster
-# bench-mnist bench-peptides. Each has its own time budget (seconds, below) inside a
+# bench-mnist bench-peptides; and, only when named, resume: continue the training run
+# carried in the bundle (make gpu-bundle GPU_RUN=DIR GPU_RUN_ARGS='...') until the
+# check's time is nearly spent, and bring its files back in $OUT/run. Each has its own time budget (seconds, below) inside a
 # global one (GEXPH_CHECK_SECONDS, default 585), so one hang cannot eat the session's
 # device time; a step cut short is reported as "timeout" and the next one runs.
 # Everything goes to $OUT (default build/gpu-out): check.json (the summary: device,
@@ -26,6 +28,7 @@ OUT=${OUT:-$ROOT/build/gpu-out}
 DRYRUN=${GEXPH_CHECK_DRYRUN:-}
 DEADLINE=$(( $(date +%s) + ${GEXPH_CHECK_SECONDS:-585} ))
 ALL_STEPS="tests equivalence bench-pattern attention train bench-scaling bench-cluster bench-mnist bench-peptides"
+NAMED_STEPS="resume"
 mkdir -p "$OUT"
 LOG=$OUT/check.log
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gexph-gpu.XXXXXX")
@@ -265,10 +268,44 @@ run_step() {
         step attention-torch 60 python3 "$HERE/torch_attention_step.py" --n "$n" --e "$e" --d 64 --heads 4 \
           --device "$(sz cpu cuda)" --json
       fi ;;
+    resume)
+      resume_run ;;
     *)
-      log "unknown step $1 (steps: $ALL_STEPS)"
+      log "unknown step $1 (steps: $ALL_STEPS $NAMED_STEPS)"
       return 1 ;;
   esac
+}
+
+# resume_run continues the run in $BUNDLE/run (its run directory's files and args, the
+# arguments of its `gexph train` command without -data-dir, -backend, -out and -resume)
+# on the GPU, TF32 off so that its float32 arithmetic is the go backend's, until 20 s
+# before the check's deadline. The budget's SIGTERM ends the run after its last complete
+# epoch, as an interrupted run always does; that is this step's normal end once at least
+# one epoch was added. The run's files come back in $OUT/run: `gexph train … -resume`
+# continues it from there, on any backend.
+resume_run() {
+  local run=$BUNDLE/run before after args
+  if [ ! -f "$run/last.ckpt" ] || [ ! -f "$run/args" ]; then
+    log "step resume: no run in $run (make gpu-bundle GPU_RUN=DIR GPU_RUN_ARGS='the train arguments')"
+    mkdir -p "$WORK/steps"
+    printf 'status=failed\nexit=2\nseconds=0\npeak_device_mib=\n' >"$WORK/steps/resume.meta"
+    return 0
+  fi
+  mkdir -p "$WORK/run" "$OUT/run"
+  cp "$run"/*.ckpt "$run"/log.* "$WORK/run/"
+  read -r -a args <"$run/args"
+  before=$(wc -l <"$WORK/run/log.jsonl")
+  step resume $(( DEADLINE - $(date +%s) - 20 )) "$GEXPH" train "${args[@]}" -data-dir "$DATA" \
+    -backend "$(xla tf32=false)" -out "$WORK/run" -resume -quiet -json
+  after=$(wc -l <"$WORK/run/log.jsonl")
+  local f
+  for f in last.ckpt best.ckpt log.jsonl log.csv result.json; do
+    [ -f "$WORK/run/$f" ] && cp "$WORK/run/$f" "$OUT/run/"
+  done
+  if (( after > before )) && grep -q '^status=timeout$' "$WORK/steps/resume.meta"; then
+    sed -i 's/^status=timeout$/status=ok/' "$WORK/steps/resume.meta"
+  fi
+  log "step resume: the run's log went from $before to $after epochs"
 }
 
 # summary writes check.json (summary.py) from the device facts and the steps' records.
@@ -282,7 +319,7 @@ main() {
   local steps=("$@") s failed=0
   [ ${#steps[@]} -eq 0 ] && read -r -a steps <<<"$ALL_STEPS"
   for s in "${steps[@]}"; do
-    [[ " $ALL_STEPS " == *" $s "* ]] || give_up bad-step "unknown step $s (steps: $ALL_STEPS)"
+    [[ " $ALL_STEPS $NAMED_STEPS " == *" $s "* ]] || give_up bad-step "unknown step $s (steps: $ALL_STEPS $NAMED_STEPS)"
   done
   find_device
   find_plugin

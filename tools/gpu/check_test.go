@@ -37,10 +37,16 @@ func fakeNvidiaSMI(t *testing.T, out string, code int) string {
 }
 
 // runCheck runs check.sh with env added to a clean environment and returns its exit
-// code, stderr, the parsed check.json and the seconds it took.
+// code, stderr, the parsed check.json and the seconds it took. Its $OUT is a new folder
+// unless env names one.
 func runCheck(t *testing.T, env []string, args ...string) (int, string, map[string]any, float64) {
 	t.Helper()
 	out := t.TempDir()
+	for _, kv := range env {
+		if dir, ok := strings.CutPrefix(kv, "OUT="); ok {
+			out = dir
+		}
+	}
 	cmd := exec.Command("bash", append([]string{checkScript(t)}, args...)...)
 	cmd.Env = append([]string{"HOME=" + os.Getenv("HOME"), "OUT=" + out, "TMPDIR=" + t.TempDir()}, env...)
 	var stderr strings.Builder
@@ -108,6 +114,25 @@ func TestCheckStopsAtOnceWithoutDevicePluginOrBundle(t *testing.T) {
 	}
 }
 
+// dryBundle builds the bundle of a dry run (the command and the gexph package's test
+// binary without the xla tag, the shared data linked as its data) in a new folder.
+func dryBundle(t *testing.T, shared string) string {
+	t.Helper()
+	bundle := t.TempDir()
+	for _, args := range [][]string{
+		{"build", "-o", filepath.Join(bundle, "gexph"), "../gexph"},
+		{"test", "-c", "-o", filepath.Join(bundle, "gexph.test"), "../../gexph"},
+	} {
+		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
+			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+	}
+	if err := os.Symlink(shared, filepath.Join(bundle, "data")); err != nil {
+		t.Fatal(err)
+	}
+	return bundle
+}
+
 // TestCheckDryRunRecordsEveryStep builds the command and the test binary without the
 // xla tag and runs the check's steps on the go backend at small sizes: every step runs,
 // passes and leaves its figures in check.json (equivalence verdicts, benchmark times,
@@ -121,18 +146,7 @@ func TestCheckDryRunRecordsEveryStep(t *testing.T) {
 	if _, err := exec.LookPath("python3"); err != nil {
 		t.Skip("no python3 for the summary")
 	}
-	bundle := t.TempDir()
-	for _, args := range [][]string{
-		{"build", "-o", filepath.Join(bundle, "gexph"), "../gexph"},
-		{"test", "-c", "-o", filepath.Join(bundle, "gexph.test"), "../../gexph"},
-	} {
-		if out, err := exec.Command("go", args...).CombinedOutput(); err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-	}
-	if err := os.Symlink(shared, filepath.Join(bundle, "data")); err != nil {
-		t.Fatal(err)
-	}
+	bundle := dryBundle(t, shared)
 	steps := []string{"tests", "equivalence", "bench-pattern", "train", "attention"}
 	code, stderr, summary, _ := runCheck(t, []string{"PATH=" + os.Getenv("PATH"), "GEXPH_CHECK_DRYRUN=1",
 		"GEXPH_GPU_BUNDLE=" + bundle, "GOMLX_BACKEND=go"}, steps...)
@@ -161,5 +175,55 @@ func TestCheckDryRunRecordsEveryStep(t *testing.T) {
 	train, _ := derived["train_pattern"].(map[string]any)
 	if train["seconds_per_epoch"] == nil || train["epochs"] != float64(1) {
 		t.Errorf("train: %v", train)
+	}
+}
+
+// TestCheckResumeContinuesCarriedRun packs a one-epoch training run into the bundle as
+// `make gpu-bundle GPU_RUN=…` does, runs the resume step in a dry run, and asserts that
+// the run came back in $OUT/run with its second epoch added to the first (the first
+// epoch's record unchanged) and a checkpoint that gexph can resume again.
+func TestCheckResumeContinuesCarriedRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the command: skipped with -short")
+	}
+	shared := shareddata.Path(t, ".")
+	if _, err := exec.LookPath("python3"); err != nil {
+		t.Skip("no python3 for the summary")
+	}
+	bundle := dryBundle(t, shared)
+	run := filepath.Join(bundle, "run")
+	args := "-dataset pattern -preset demo -train-graphs 16 -val-graphs 4 -test-graphs 4"
+	cmd := exec.Command(filepath.Join(bundle, "gexph"), append(append([]string{"train"}, strings.Fields(args)...), "-epochs", "1", "-out", run, "-quiet")...)
+	cmd.Env = append(os.Environ(), "GOMLX_BACKEND=go")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("first epoch: %v\n%s", err, out)
+	}
+	if err := os.WriteFile(filepath.Join(run, "args"), []byte(args+" -epochs 2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	first, err := os.ReadFile(filepath.Join(run, "log.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	code, stderr, summary, _ := runCheck(t, []string{"PATH=" + os.Getenv("PATH"), "GEXPH_CHECK_DRYRUN=1",
+		"GEXPH_GPU_BUNDLE=" + bundle, "GOMLX_BACKEND=go", "OUT=" + out}, "resume")
+	recorded, _ := summary["steps"].(map[string]any)
+	if rec, _ := recorded["resume"].(map[string]any); code != 0 || rec["status"] != "ok" {
+		t.Fatalf("resume: exit %d, step %v\n%s", code, rec, stderr)
+	}
+	back, err := os.ReadFile(filepath.Join(out, "run", "log.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	epochs := strings.Count(string(back), "\n{\"epoch\":")
+	firstEpoch := string(first[strings.Index(string(first), "\n{\"epoch\":1,"):])
+	if epochs != 2 || !strings.Contains(string(back), firstEpoch) {
+		t.Fatalf("log after resume: %d epochs, epoch 1 kept %v:\n%s", epochs, strings.Contains(string(back), firstEpoch), back)
+	}
+	for _, f := range []string{"last.ckpt", "best.ckpt"} {
+		if _, err := os.Stat(filepath.Join(out, "run", f)); err != nil {
+			t.Errorf("%s did not come back: %v", f, err)
+		}
 	}
 }
