@@ -34,6 +34,10 @@ type EpochStats struct {
 	// Diverged marks the epoch in which the loss became NaN or infinite, the run's last
 	// (see DivergedError); its values that are not finite are null in JSON.
 	Diverged bool `json:"diverged,omitempty"`
+	// Backend says where the epoch ran (BackendLabel of the model's backend: "go",
+	// "xla:cuda,tf32=false"); a run resumed on another backend mixes them. Empty in logs
+	// of older versions.
+	Backend string `json:"backend,omitempty"`
 }
 
 // epochStatsJSON is EpochStats as JSON holds it: a float that is not finite (which JSON
@@ -51,6 +55,7 @@ type epochStatsJSON struct {
 	CPUSeconds     *float64 `json:"cpu_seconds"`
 	ExamplesPerSec *float64 `json:"examples_per_sec"`
 	Diverged       bool     `json:"diverged,omitempty"`
+	Backend        string   `json:"backend,omitempty"`
 }
 
 // floatFields lists the float fields of s and j side by side.
@@ -71,7 +76,7 @@ func (s *EpochStats) floatFields(j *epochStatsJSON) []struct {
 // MarshalJSON writes the epoch with null for each value that is not finite (the values
 // of a diverged epoch), which encoding/json would refuse.
 func (s EpochStats) MarshalJSON() ([]byte, error) {
-	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged}
+	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged, Backend: s.Backend}
 	for _, f := range s.floatFields(&j) {
 		if finite(*f.v) {
 			x := *f.v
@@ -93,7 +98,7 @@ func (s *EpochStats) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged}
+	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged, Backend: j.Backend}
 	for _, f := range s.floatFields(&j) {
 		*f.v = math.NaN()
 		if *f.p != nil {

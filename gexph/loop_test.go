@@ -368,3 +368,31 @@ func evaluateAndPredictTest(t *testing.T, ckpt string, ds *data.Dataset) (*EvalR
 	}
 	return ev, preds
 }
+
+// TestEpochLogNamesItsBackend trains two epochs and reads log.jsonl back: every epoch
+// says where it ran (BackendLabel of the model's backend), so that a run resumed on
+// another backend tells its epochs apart.
+func TestEpochLogNamesItsBackend(t *testing.T) {
+	ds := tinyNodeDataset(6, 4)
+	cfg := tinyConfig()
+	cfg.Epochs = 2
+	dir := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir})
+	raw, err := os.ReadFile(filepath.Join(dir, LogFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSuffix(string(raw), "\n"), "\n")[1:]
+	if len(lines) != 2 {
+		t.Fatalf("%d epoch lines, want 2", len(lines))
+	}
+	for _, line := range lines {
+		var st EpochStats
+		if err := json.Unmarshal([]byte(line), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Backend != DefaultBackend {
+			t.Errorf("epoch %d: backend %q, want %q", st.Epoch, st.Backend, DefaultBackend)
+		}
+	}
+}

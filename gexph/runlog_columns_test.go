@@ -15,7 +15,7 @@ func TestCSVLogColumnsAreTheEpochJSON(t *testing.T) {
 	test := 0.625
 	for _, st := range []EpochStats{
 		{Epoch: 3, TrainLoss: 0.5, TrainMetric: 0.75, ValLoss: 0.25, ValMetric: 0.875, TestMetric: &test, Best: true,
-			LR: 1e-3, Seconds: 12.5, CPUSeconds: 20, ExamplesPerSec: 80, Diverged: true},
+			LR: 1e-3, Seconds: 12.5, CPUSeconds: 20, ExamplesPerSec: 80, Diverged: true, Backend: "xla:cuda,tf32=false"},
 		{Epoch: 1, TrainLoss: 1, ValLoss: 2, LR: 0.1},
 	} {
 		raw, err := json.Marshal(st)
@@ -44,6 +44,10 @@ func TestCSVLogColumnsAreTheEpochJSON(t *testing.T) {
 			case bool:
 				if row[i] != strconv.FormatBool(x) {
 					t.Errorf("%s: cell %q, JSON %v", name, row[i], x)
+				}
+			case string:
+				if row[i] != x {
+					t.Errorf("%s: cell %q, JSON %q", name, row[i], x)
 				}
 			}
 		}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 
 	"github.com/gexph/gexph/gexph"
 )
@@ -88,7 +89,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 			rows = append(rows, row)
 		}
 	}
-	writeTableSection(w, "Full training sets", "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU; a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	writeTableSection(w, "Full training sets", "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
@@ -138,8 +139,41 @@ func fullBudgetRow(root, from, logPath string) (string, error) {
 	} else if !errors.Is(err, os.ErrNotExist) {
 		return "", err
 	}
-	return fmt.Sprintf("| %s | %s | %d | %s | %d | %.*f | %s | %s | %.0f | %s |", name, r.header.Preset, r.header.Seed,
-		epochs, b.Epoch, digits, b.ValMetric*scale, test, paper, medianEpochSeconds(r.epochs[min(1, len(r.epochs)-1):]), ckpt), nil
+	return fmt.Sprintf("| %s | %s | %d | %s | %d | %.*f | %s | %s | %s | %s |", name, r.header.Preset, r.header.Seed,
+		epochs, b.Epoch, digits, b.ValMetric*scale, test, paper, epochSecondsByBackend(r.epochs), ckpt), nil
+}
+
+// epochSecondsByBackend is the s/epoch cell: the median epoch's seconds (the first
+// epoch, which compiles, left out), or, for a run resumed on other backends, the median
+// on each backend (as its epochs name it; "unrecorded" for logs of older versions) with
+// its number of epochs, the backend of most epochs first.
+func epochSecondsByBackend(epochs []gexph.EpochStats) string {
+	timed := epochs[min(1, len(epochs)-1):]
+	var order []string
+	groups := map[string][]gexph.EpochStats{}
+	for _, st := range timed {
+		if _, ok := groups[st.Backend]; !ok {
+			order = append(order, st.Backend)
+		}
+		groups[st.Backend] = append(groups[st.Backend], st)
+	}
+	if len(order) <= 1 {
+		return fmt.Sprintf("%.0f", medianEpochSeconds(timed))
+	}
+	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
+	cells := make([]string, len(order))
+	for i, backend := range order {
+		label, secs := backend, medianEpochSeconds(groups[backend])
+		if label == "" {
+			label = "unrecorded"
+		}
+		num := fmt.Sprintf("%.0f", secs)
+		if secs < 10 {
+			num = fmt.Sprintf("%.1f", secs)
+		}
+		cells[i] = fmt.Sprintf("%s (%s, %d epochs)", num, label, len(groups[backend]))
+	}
+	return strings.Join(cells, "; ")
 }
 
 // relativeLink is target's path relative to the folder from, either given relative to

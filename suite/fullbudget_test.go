@@ -142,3 +142,26 @@ func TestFullBudgetSectionShowsAHalfCheckpointsOwnFigures(t *testing.T) {
 		t.Errorf("a damaged checkpoint: error %v, want one naming it", err)
 	}
 }
+
+// TestFullBudgetSecondsPerBackend checks the s/epoch cell of a run resumed on another
+// backend: the median of each backend's epochs with their count, most epochs first, and
+// the epochs of older logs, which name none, as unrecorded; a run on one backend keeps
+// the plain median.
+func TestFullBudgetSecondsPerBackend(t *testing.T) {
+	var epochs []gexph.EpochStats
+	add := func(n int, backend string, secs float64) {
+		for range n {
+			epochs = append(epochs, gexph.EpochStats{Epoch: len(epochs) + 1, Backend: backend, Seconds: secs})
+		}
+	}
+	add(3, "", 100)
+	add(4, "xla:cuda,tf32=false", 5.4)
+	add(2, "go", 90)
+	want := "5.4 (xla:cuda,tf32=false, 4 epochs); 100 (unrecorded, 2 epochs); 90 (go, 2 epochs)"
+	if got := epochSecondsByBackend(epochs); got != want {
+		t.Errorf("mixed backends: %q, want %q", got, want)
+	}
+	if got := epochSecondsByBackend(epochs[:3]); got != "100" {
+		t.Errorf("one backend: %q, want 100", got)
+	}
+}

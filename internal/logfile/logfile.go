@@ -63,9 +63,9 @@ func CSVColumns[T any]() []string {
 	return cols
 }
 
-// CSVRow formats row, a struct of float64, int and bool fields (or pointers to them), as
-// a row of CSVColumns: numbers as Go writes them, booleans as true/false, a nil pointer
-// (an absent value) as an empty cell.
+// CSVRow formats row, a struct of float64, int, bool and string fields (or pointers to
+// them), as a row of CSVColumns: numbers as Go writes them, booleans as true/false,
+// strings as they are, a nil pointer (an absent value) as an empty cell.
 func CSVRow(row any) []string {
 	v := reflect.ValueOf(row)
 	cells := make([]string, v.NumField())
@@ -89,6 +89,8 @@ func csvCell(f reflect.Value) string {
 		return strconv.FormatInt(f.Int(), 10)
 	case reflect.Bool:
 		return strconv.FormatBool(f.Bool())
+	case reflect.String:
+		return f.String()
 	}
 	panic(fmt.Sprintf("csv log: no cell format for a field of kind %s", f.Kind()))
 }
