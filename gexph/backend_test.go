@@ -1,6 +1,44 @@
 package gexph
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
+
+func TestNewBackend(t *testing.T) {
+	for _, spec := range []string{"", "go"} {
+		b, err := NewBackend(spec)
+		if err != nil {
+			t.Fatalf("NewBackend(%q): %v", spec, err)
+		}
+		if b.Name() == "" {
+			t.Errorf("NewBackend(%q) has no name", spec)
+		}
+	}
+	if _, err := NewBackend("tpu:0"); err == nil || !strings.Contains(err.Error(), `"tpu"`) || !strings.Contains(err.Error(), `"go"`) {
+		t.Errorf("unknown backend: error %v, want the name and the available ones", err)
+	}
+}
+
+func TestParsePadding(t *testing.T) {
+	for spec, bucket := range map[string][2]int{"pow2": {5, 8}, "exp:2": {5, 8}, "linear:10": {11, 20}} {
+		s, err := parsePadding(spec)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		if got := s.Bucket(bucket[0]); got != bucket[1] {
+			t.Errorf("%s: Bucket(%d) = %d, want %d", spec, bucket[0], got, bucket[1])
+		}
+	}
+	if s, err := parsePadding("none"); s != nil || err != nil {
+		t.Errorf("none: %v, %v", s, err)
+	}
+	for _, bad := range []string{"pow3", "exp:1", "exp:x", "linear:0", "linear:"} {
+		if _, err := parsePadding(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
 
 // TestBackendLabelNamesThePlatform holds BackendLabel to the labels a log shows: a
 // plugin's path shortened to its platform with the options kept, other specs as given.
