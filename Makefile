@@ -63,7 +63,7 @@ fuzz:
 # (cgo), stripped and gzipped, and the few data files the check reads (the shared data
 # does not travel). Carry build/gpu and run `bash tools/gpu/check.sh` there.
 # GPU_RUN=DIR GPU_RUN_ARGS='-dataset … -preset …' also packs a training run's directory,
-# which `check.sh resume` continues on the GPU (docs/GPU.md, "Continuing a run").
+# which `check.sh resume` continues on the GPU (docs/GPU.md, "Continuing a run on a GPU").
 
 GPU_BUNDLE     := $(BUILD)/gpu
 GPU_DATA       := $(or $(GEXPH_DATA),../shared/data)

@@ -158,22 +158,26 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		groups[st.Backend] = append(groups[st.Backend], st)
 	}
 	if len(order) <= 1 {
-		return fmt.Sprintf("%.0f", medianEpochSeconds(timed))
+		return epochSeconds(medianEpochSeconds(timed))
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
 	cells := make([]string, len(order))
 	for i, backend := range order {
-		label, secs := backend, medianEpochSeconds(groups[backend])
+		label := backend
 		if label == "" {
 			label = "unrecorded"
 		}
-		num := fmt.Sprintf("%.0f", secs)
-		if secs < 10 {
-			num = fmt.Sprintf("%.1f", secs)
-		}
-		cells[i] = fmt.Sprintf("%s (%s, %d epochs)", num, label, len(groups[backend]))
+		cells[i] = fmt.Sprintf("%s (%s, %d epochs)", epochSeconds(medianEpochSeconds(groups[backend])), label, len(groups[backend]))
 	}
 	return strings.Join(cells, "; ")
+}
+
+// epochSeconds formats seconds per epoch: whole seconds from 10 on, tenths below.
+func epochSeconds(secs float64) string {
+	if secs < 10 {
+		return fmt.Sprintf("%.1f", secs)
+	}
+	return fmt.Sprintf("%.0f", secs)
 }
 
 // relativeLink is target's path relative to the folder from, either given relative to

@@ -164,4 +164,7 @@ func TestFullBudgetSecondsPerBackend(t *testing.T) {
 	if got := epochSecondsByBackend(epochs[:3]); got != "100" {
 		t.Errorf("one backend: %q, want 100", got)
 	}
+	if got := epochSecondsByBackend(epochs[3:7]); got != "5.4" {
+		t.Errorf("one backend under 10 s: %q, want 5.4", got)
+	}
 }

@@ -8,9 +8,10 @@
 # Steps: tests equivalence bench-pattern attention train bench-scaling bench-cluster
 # bench-mnist bench-peptides; and, only when named, resume: continue the training run
 # carried in the bundle (make gpu-bundle GPU_RUN=DIR GPU_RUN_ARGS='...') until the
-# check's time is nearly spent, and bring its files back in $OUT/run. Each has its own time budget (seconds, below) inside a
-# global one (GEXPH_CHECK_SECONDS, default 585), so one hang cannot eat the session's
-# device time; a step cut short is reported as "timeout" and the next one runs.
+# check's time is nearly spent, and bring its files back in $OUT/run. Each step has its
+# own time budget (seconds, below) inside a global one (GEXPH_CHECK_SECONDS, default
+# 585), so one hang cannot eat the session's device time; a step cut short is reported
+# as "timeout" and the next one runs.
 # Everything goes to $OUT (default build/gpu-out): check.json (the summary: device,
 # driver, plugin, each step's status, seconds and figures) and check.log (all output).
 #
@@ -294,10 +295,10 @@ resume_run() {
   mkdir -p "$WORK/run" "$OUT/run"
   cp "$run"/*.ckpt "$run"/log.* "$WORK/run/"
   read -r -a args <"$run/args"
-  before=$(wc -l <"$WORK/run/log.jsonl")
+  before=$(grep -c '^{"epoch":' "$WORK/run/log.jsonl")
   step resume $(( DEADLINE - $(date +%s) - 20 )) "$GEXPH" train "${args[@]}" -data-dir "$DATA" \
     -backend "$(xla tf32=false)" -out "$WORK/run" -resume -quiet -json
-  after=$(wc -l <"$WORK/run/log.jsonl")
+  after=$(grep -c '^{"epoch":' "$WORK/run/log.jsonl")
   local f
   for f in last.ckpt best.ckpt log.jsonl log.csv result.json; do
     [ -f "$WORK/run/$f" ] && cp "$WORK/run/$f" "$OUT/run/"
