@@ -29,7 +29,7 @@ demo: build
 test: vet
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -race -timeout 20m $(RACE_PKGS)
-	cd third_party/compute && $(GO) test -count=1 -run 'BufferCache|Rows|GatherMulScatter|Gathered|TallGram|ProductSum|PlanBlocks|BlockBroadcast|RNGBitGenerator|ConvertUint32|TallDense|Identities|AffineRows|ThresholdProducts|CentredSquare|LogisticSlopes' ./internal/gobackend/ ./internal/gobackend/ops/
+	cd third_party/compute && $(GO) test -count=1 -run 'BufferCache|Rows|GatherMulScatter|Gathered|TallGram|ProductSum|PlanBlocks|BlockBroadcast|RNGBitGenerator|ConvertUint32|TallDense|Identities|AffineRows|ThresholdProducts|CentredSquare|LogisticSlopes|SegmentSoftmax' ./internal/gobackend/ ./internal/gobackend/ops/
 
 test-short: vet
 	$(GO) test -short -count=1 ./...
