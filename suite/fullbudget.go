@@ -15,9 +15,10 @@ import (
 )
 
 // FullBudgetDir is the folder under a results root that holds the runs on full training
-// sets: DATASET/log.jsonl, a copy of the run's log (a header, then one line per finished
-// epoch; a run still going is copied as far as it got). The run's best.ckpt is kept as
-// checkpoints/DATASET-full.ckpt under the same root.
+// sets: NAME/log.jsonl, a copy of the run's log (a header, then one line per finished
+// epoch; a run still going is copied as far as it got), NAME being the data set's name
+// for its first run and another (e.g. pattern-s2) for other seeds. The run's best.ckpt is
+// kept as checkpoints/NAME-full.ckpt under the same root.
 const FullBudgetDir = "full"
 
 // fullRun is what the report reads of one full-budget run's log.
@@ -72,75 +73,174 @@ func (r fullRun) best() (gexph.EpochStats, bool) {
 
 // writeFullBudgetSection writes the section of the full-training-set runs from the logs
 // under root/FullBudgetDir, with links relative to the report's folder from; it writes
-// nothing when there are none.
+// nothing when there are none. Other seeds of a data set's run sit in folders of other
+// names (e.g. pattern-s2); once two or more runs of one data set, preset and budget have
+// finished every planned epoch, a last row gives their mean.
 func writeFullBudgetSection(w io.Writer, root, from string) error {
-	logs, err := filepath.Glob(filepath.Join(root, FullBudgetDir, "*", "log.jsonl"))
+	runs, err := readFullRuns(root)
 	if err != nil {
 		return err
 	}
-	sort.Strings(logs)
+	type setting struct {
+		dataset, preset string
+		epochs          int
+	}
 	var rows []string
-	for _, p := range logs {
-		row, err := fullBudgetRow(root, from, p)
+	var order []setting
+	finished := map[setting][]fullRun{} // each setting's runs that finished every epoch
+	means := func() {                   // the mean rows of the settings so far
+		for _, key := range order {
+			if runs := finished[key]; len(runs) > 1 {
+				rows = append(rows, fullBudgetMeanRow(runs))
+			}
+		}
+		order = nil
+	}
+	for i, l := range runs {
+		r := l.run
+		if i > 0 && (r.header.Dataset != runs[i-1].run.header.Dataset || r.header.Preset != runs[i-1].run.header.Preset) {
+			means()
+		}
+		row, err := fullBudgetRow(root, from, l.path, r)
 		if err != nil {
 			return fmt.Errorf("full budget: %w", err)
 		}
 		if row != "" {
 			rows = append(rows, row)
 		}
+		key := setting{r.header.Dataset, r.header.Preset, r.header.Config.Epochs}
+		if _, ok := r.best(); ok && len(r.epochs) >= key.epochs {
+			if _, seen := finished[key]; !seen {
+				order = append(order, key)
+			}
+			finished[key] = append(finished[key], r)
+		}
 	}
-	writeTableSection(w, "Full training sets", "One seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	means()
+	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
 }
 
-// fullBudgetRow is one run's table row ("" when it has no finished epoch yet).
-func fullBudgetRow(root, from, logPath string) (string, error) {
-	r, err := readFullRun(logPath)
+// loggedRun is a full-budget run's log and its path.
+type loggedRun struct {
+	path string
+	run  fullRun
+}
+
+// readFullRuns reads the logs under root/FullBudgetDir, ordered by data set, preset and
+// seed.
+func readFullRuns(root string) ([]loggedRun, error) {
+	logs, err := filepath.Glob(filepath.Join(root, FullBudgetDir, "*", "log.jsonl"))
 	if err != nil {
-		return "", err
+		return nil, err
 	}
+	runs := make([]loggedRun, len(logs))
+	for i, p := range logs {
+		r, err := readFullRun(p)
+		if err != nil {
+			return nil, fmt.Errorf("full budget: %w", err)
+		}
+		runs[i] = loggedRun{p, r}
+	}
+	sort.SliceStable(runs, func(i, j int) bool {
+		a, b := runs[i].run.header, runs[j].run.header
+		if a.Dataset != b.Dataset || a.Preset != b.Preset {
+			return a.Dataset+"\x00"+a.Preset < b.Dataset+"\x00"+b.Preset
+		}
+		return a.Seed < b.Seed
+	})
+	return runs, nil
+}
+
+// fullBudgetMeanRow is the row of the mean ± standard deviation over finished runs of one
+// setting, at each run's best validation epoch.
+func fullBudgetMeanRow(runs []fullRun) string {
+	hdr := runs[0].header
+	scale, digits := fullDigits(hdr.Metric)
+	seeds := make([]string, len(runs))
+	var vals, tests []float64
+	for i, r := range runs {
+		seeds[i] = fmt.Sprint(r.header.Seed)
+		b, _ := r.best()
+		vals = append(vals, b.ValMetric*scale)
+		if b.TestMetric != nil {
+			tests = append(tests, *b.TestMetric*scale)
+		}
+	}
+	val, valStd := meanStd(vals)
+	test := "—"
+	if len(tests) == len(runs) {
+		m, s := meanStd(tests)
+		test = "**" + formatMeanStd(m, s, len(tests), digits) + "**"
+	}
+	return fmt.Sprintf("| %s | %s | mean of %s | %d each | — | %s | %s | %s | — | — |", hdr.Dataset, hdr.Preset,
+		strings.Join(seeds, ", "), hdr.Config.Epochs, formatMeanStd(val, valStd, len(vals), digits), test, paperText(hdr.Dataset))
+}
+
+// fullDigits is a metric's scale and printed digits in this section: percent with two
+// decimals, or a fraction (AP) with four.
+func fullDigits(metric string) (scale float64, digits int) {
+	scale = metricScale(metric)
+	if scale == 1 {
+		return scale, 4
+	}
+	return scale, 2
+}
+
+// paperText is the paper's figure for dataset's Exphormer row, or "—".
+func paperText(dataset string) string {
+	if fig, ok := PaperFigures()[dataset+"/"+VariantExphormer]; ok {
+		return fig.text()
+	}
+	return "—"
+}
+
+// fullBudgetRow is run r's table row ("" when it has no finished epoch yet); its
+// checkpoint is checkpoints/FOLDER-full.ckpt for the log at FOLDER/log.jsonl.
+func fullBudgetRow(root, from, logPath string, r fullRun) (string, error) {
 	b, ok := r.best()
 	if !ok {
 		return "", nil
 	}
 	name := filepath.Base(filepath.Dir(logPath))
-	scale, digits := metricScale(r.header.Metric), 2
-	if scale == 1 {
-		digits = 4
-	}
+	scale, digits := fullDigits(r.header.Metric)
 	test := "—"
 	if b.TestMetric != nil {
 		test = fmt.Sprintf("%.*f", digits, *b.TestMetric*scale)
-	}
-	paper := "—"
-	if fig, ok := PaperFigures()[r.header.Dataset+"/"+VariantExphormer]; ok {
-		paper = fig.text()
 	}
 	done, planned := len(r.epochs), r.header.Config.Epochs
 	epochs := fmt.Sprintf("%d of %d", done, planned)
 	if done < planned {
 		epochs += " (in progress)"
 	}
-	ckpt := "—"
-	path := filepath.Join(root, "checkpoints", name+"-full.ckpt")
-	if _, err := os.Stat(path); err == nil {
-		link, err := relativeLink(from, path)
-		if err != nil {
-			return "", err
-		}
-		ckpt = fmt.Sprintf("[%s](%s)", filepath.Base(path), filepath.ToSlash(link))
-		info, err := gexph.ReadCheckpointInfo(path)
-		if err != nil {
-			return "", err
-		}
-		ckpt += halfNote(info.Half, scale, digits)
-	} else if !errors.Is(err, os.ErrNotExist) {
+	ckpt, err := fullCheckpointCell(root, from, name, scale, digits)
+	if err != nil {
 		return "", err
 	}
-	return fmt.Sprintf("| %s | %s | %d | %s | %d | %.*f | %s | %s | %s | %s |", name, r.header.Preset, r.header.Seed,
-		epochs, b.Epoch, digits, b.ValMetric*scale, test, paper, epochSecondsByBackend(r.epochs), ckpt), nil
+	return fmt.Sprintf("| %s | %s | %d | %s | %d | %.*f | %s | %s | %s | %s |", r.header.Dataset, r.header.Preset, r.header.Seed,
+		epochs, b.Epoch, digits, b.ValMetric*scale, test, paperText(r.header.Dataset), epochSecondsByBackend(r.epochs), ckpt), nil
+}
+
+// fullCheckpointCell links checkpoints/NAME-full.ckpt with its float16 note, or is "—"
+// when there is none.
+func fullCheckpointCell(root, from, name string, scale float64, digits int) (string, error) {
+	path := filepath.Join(root, "checkpoints", name+"-full.ckpt")
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		return "—", nil
+	} else if err != nil {
+		return "", err
+	}
+	link, err := relativeLink(from, path)
+	if err != nil {
+		return "", err
+	}
+	info, err := gexph.ReadCheckpointInfo(path)
+	if err != nil {
+		return "", err
+	}
+	return fmt.Sprintf("[%s](%s)", filepath.Base(path), filepath.ToSlash(link)) + halfNote(info.Half, scale, digits), nil
 }
 
 // epochSecondsByBackend is the s/epoch cell: the median epoch's seconds (the first

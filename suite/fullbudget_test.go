@@ -168,3 +168,44 @@ func TestFullBudgetSecondsPerBackend(t *testing.T) {
 		t.Errorf("one backend under 10 s: %q, want 5.4", got)
 	}
 }
+
+// TestFullBudgetMeanOfFinishedSeeds checks that other seeds of a run get rows of their
+// own, named by their log's data set, and that a row of the mean ± (population)
+// standard deviation at each run's best epoch follows once two have finished, leaving
+// out a seed still in progress and a data set with one run.
+func TestFullBudgetMeanOfFinishedSeeds(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "results")
+	f := func(x float64) *float64 { return &x }
+	run := func(folder, dataset string, seed uint64, epochs int, val, test float64) {
+		hdr := gexph.LogHeader{Dataset: dataset, Preset: dataset + "-ref", Metric: gexph.MetricWeightedAccuracy, Seed: seed,
+			Config: gexph.Config{Epochs: 2}}
+		sts := []gexph.EpochStats{{Epoch: 1, ValMetric: val, TestMetric: f(test), Best: true, Seconds: 10}}
+		if epochs == 2 {
+			sts = append(sts, gexph.EpochStats{Epoch: 2, ValMetric: val - 0.1, TestMetric: f(0.5), Seconds: 10})
+		}
+		writeFullLog(t, root, folder, hdr, sts)
+	}
+	run("pattern", "pattern", 1, 2, 0.86, 0.8600)
+	run("pattern-s2", "pattern", 2, 2, 0.88, 0.8650)
+	run("pattern-s3", "pattern", 3, 1, 0.99, 0.9900)
+	run("cluster", "cluster", 1, 2, 0.70, 0.7000)
+	run("wiki", "wiki", 1, 2, 0.60, 0.6000)
+	var out bytes.Buffer
+	if err := writeFullBudgetSection(&out, root, root); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, want := range []string{
+		"| pattern | pattern-ref | 2 | 2 of 2 | 1 | 88.00 | 86.50 |",
+		"| pattern | pattern-ref | 3 | 1 of 2 (in progress) | 1 | 99.00 | 99.00 | 86.74 ± 0.015 | 10 | — |\n" +
+			"| pattern | pattern-ref | mean of 1, 2 | 2 each | — | 87.00 ± 1.00 | **86.25 ± 0.25** | 86.74 ± 0.015 | — | — |\n" +
+			"| wiki |",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("section lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Count(got, "mean of") != 1 {
+		t.Errorf("want one mean row (pattern's; cluster and wiki have one run each):\n%s", got)
+	}
+}
