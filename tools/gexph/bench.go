@@ -53,6 +53,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	batch := fs.Int("batch", 0, "model case: graphs per batch (0: the preset's batch size; transductive sets use the whole graph)")
 	dataDir := fs.String("data-dir", "", "model case: the data root (default $GEXPH_DATA, else ../shared/data)")
 	cpuProfile := fs.String("cpuprofile", "", "model case: write a CPU profile of the timed steps to this file (go tool pprof)")
+	noMemCheck := fs.Bool("no-memory-check", false, "model case: measure a step that the memory estimate refuses (an upper bound: the step may still run out of memory)")
 	n := fs.Int("n", 10000, "number of nodes")
 	e := fs.Int("e", 120000, "number of interaction edges (attention, gps)")
 	d := fs.Int("d", 6, "expander degree (expander)")
@@ -79,7 +80,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	switch *kind {
 	case "model":
 		return benchModel(stdout, bench.ModelBenchConfig{Preset: *preset, Dataset: *dataset, Set: *set, Batch: *batch,
-			Steps: *steps, Backend: *backend, DataDir: *dataDir, CPUProfile: *cpuProfile}, *asJSON)
+			Steps: *steps, Backend: *backend, DataDir: *dataDir, CPUProfile: *cpuProfile, NoMemoryCheck: *noMemCheck}, *asJSON)
 	case "expander":
 		rep, err = benchExpander(*n, *d, *seed)
 	case suite.SuiteScaling:

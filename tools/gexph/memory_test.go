@@ -115,10 +115,18 @@ func TestCommandsRefuseGeneratedDataBeyondMemory(t *testing.T) {
 }
 
 // bench -case model checks a training step against the budget before it builds the
-// model, as train does.
+// model, as train does; both say how to start it anyway (the estimate is an upper
+// bound).
 func TestBenchModelRefusesAStepBeyondMemory(t *testing.T) {
-	code, _, errOut := runCLI(t, "bench", "-case", "model", "-preset", "demo", "-batch", "4", "-set", `{"virtual_nodes":100000000}`)
-	if code != 1 || !strings.Contains(errOut, "virtual_nodes 100000000") || !strings.Contains(errOut, "out of memory") {
-		t.Errorf("bench with 10⁸ virtual nodes a graph: exit %d, stderr %q; want a refusal", code, errOut)
+	huge := `{"virtual_nodes":100000000}`
+	for _, args := range [][]string{
+		{"bench", "-case", "model", "-preset", "demo", "-batch", "4", "-set", huge},
+		{"train", "-dataset", "pattern", "-preset", "demo", "-quiet", "-set", huge},
+	} {
+		code, _, errOut := runCLI(t, args...)
+		if code != 1 || !strings.Contains(errOut, "virtual_nodes 100000000") || !strings.Contains(errOut, "out of memory") ||
+			!strings.Contains(errOut, "-no-memory-check") {
+			t.Errorf("gexph %s: exit %d, stderr %q; want a refusal naming -no-memory-check", strings.Join(args, " "), code, errOut)
+		}
 	}
 }

@@ -164,6 +164,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	tensorboard := fs.String("tensorboard", "", "also write TensorBoard scalars (an event file) to this directory")
 	asJSON := fs.Bool("json", false, "print the final result as one JSON object (without the per-epoch history)")
 	quiet := fs.Bool("quiet", false, "no progress output")
+	noMemCheck := fs.Bool("no-memory-check", false, "start a run that the memory estimate refuses (an upper bound: the run may still run out of memory)")
 	estimator := fs.Bool("estimator", false, "Spexphormer's first stage: train the config made an attention-score estimator (width 4, one head, unit-norm values; gexph.EstimatorConfig)")
 	scoresFrom := fs.String("scores-from", "", "Spexphormer's second stage: the first stage's checkpoint, whose attention scores draw each layer's k edges per node (with -set sparse_attention_k=K)")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -199,7 +200,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Force: *force, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Force: *force, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom, NoMemoryCheck: *noMemCheck}
 	if !*quiet {
 		opts.Log = stderr
 	}
@@ -326,8 +327,12 @@ func interruptContext() (context.Context, context.CancelFunc) {
 
 // howToContinue completes the error of an interrupted run with the command that
 // continues it: this command's arguments with -resume in place of -force; a run without
-// -out, which saved nothing, gets the command that would keep what it trains.
+// -out, which saved nothing, gets the command that would keep what it trains. A run
+// refused by the memory estimate is told how to start it anyway.
 func howToContinue(err error, args []string) error {
+	if errors.Is(err, gexph.ErrOutOfMemory) {
+		return fmt.Errorf("%w (the estimate is an upper bound: -no-memory-check starts the run anyway)", err)
+	}
 	var ie *gexph.InterruptedError
 	if !errors.As(err, &ie) {
 		return err
