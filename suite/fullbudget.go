@@ -81,42 +81,25 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 	if err != nil {
 		return err
 	}
-	type setting struct {
-		dataset, preset string
-		epochs          int
-	}
 	var rows []string
-	var order []setting
-	finished := map[setting][]fullRun{} // each setting's runs that finished every epoch
-	means := func() {                   // the mean rows of the settings so far
-		for _, key := range order {
-			if runs := finished[key]; len(runs) > 1 {
-				rows = append(rows, fullBudgetMeanRow(runs))
+	for start := 0; start < len(runs); {
+		end := start + 1
+		for end < len(runs) && runs[end].run.header.Dataset == runs[start].run.header.Dataset &&
+			runs[end].run.header.Preset == runs[start].run.header.Preset {
+			end++
+		}
+		for _, l := range runs[start:end] {
+			row, err := fullBudgetRow(root, from, l.path, l.run)
+			if err != nil {
+				return fmt.Errorf("full budget: %w", err)
+			}
+			if row != "" {
+				rows = append(rows, row)
 			}
 		}
-		order = nil
+		rows = append(rows, fullBudgetMeanRows(runs[start:end])...)
+		start = end
 	}
-	for i, l := range runs {
-		r := l.run
-		if i > 0 && (r.header.Dataset != runs[i-1].run.header.Dataset || r.header.Preset != runs[i-1].run.header.Preset) {
-			means()
-		}
-		row, err := fullBudgetRow(root, from, l.path, r)
-		if err != nil {
-			return fmt.Errorf("full budget: %w", err)
-		}
-		if row != "" {
-			rows = append(rows, row)
-		}
-		key := setting{r.header.Dataset, r.header.Preset, r.header.Config.Epochs}
-		if _, ok := r.best(); ok && len(r.epochs) >= key.epochs {
-			if _, seen := finished[key]; !seen {
-				order = append(order, key)
-			}
-			finished[key] = append(finished[key], r)
-		}
-	}
-	means()
 	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
@@ -152,6 +135,32 @@ func readFullRuns(root string) ([]loggedRun, error) {
 		return a.Seed < b.Seed
 	})
 	return runs, nil
+}
+
+// fullBudgetMeanRows are the rows of the means over the runs of one data set and
+// preset (ordered by seed) that finished every planned epoch, one for each budget that
+// two or more of them have.
+func fullBudgetMeanRows(runs []loggedRun) []string {
+	var budgets []int
+	finished := map[int][]fullRun{}
+	for _, l := range runs {
+		r := l.run
+		planned := r.header.Config.Epochs
+		if _, ok := r.best(); !ok || len(r.epochs) < planned {
+			continue
+		}
+		if _, seen := finished[planned]; !seen {
+			budgets = append(budgets, planned)
+		}
+		finished[planned] = append(finished[planned], r)
+	}
+	var rows []string
+	for _, planned := range budgets {
+		if len(finished[planned]) > 1 {
+			rows = append(rows, fullBudgetMeanRow(finished[planned]))
+		}
+	}
+	return rows
 }
 
 // fullBudgetMeanRow is the row of the mean ± standard deviation over finished runs of one
