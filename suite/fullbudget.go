@@ -167,7 +167,7 @@ func fullBudgetMeanRows(runs []loggedRun) []string {
 // setting, at each run's best validation epoch.
 func fullBudgetMeanRow(runs []fullRun) string {
 	hdr := runs[0].header
-	scale, digits := fullDigits(hdr.Metric)
+	scale, digits := metricDigits(hdr.Metric)
 	seeds := make([]string, len(runs))
 	var vals, tests []float64
 	for i, r := range runs {
@@ -188,16 +188,6 @@ func fullBudgetMeanRow(runs []fullRun) string {
 		strings.Join(seeds, ", "), hdr.Config.Epochs, formatMeanStd(val, valStd, len(vals), digits), test, paperText(hdr.Dataset))
 }
 
-// fullDigits is a metric's scale and printed digits in this section: percent with two
-// decimals, or a fraction (AP) with four.
-func fullDigits(metric string) (scale float64, digits int) {
-	scale = metricScale(metric)
-	if scale == 1 {
-		return scale, 4
-	}
-	return scale, 2
-}
-
 // paperText is the paper's figure for dataset's Exphormer row, or "—".
 func paperText(dataset string) string {
 	if fig, ok := PaperFigures()[dataset+"/"+VariantExphormer]; ok {
@@ -214,7 +204,7 @@ func fullBudgetRow(root, from, logPath string, r fullRun) (string, error) {
 		return "", nil
 	}
 	name := filepath.Base(filepath.Dir(logPath))
-	scale, digits := fullDigits(r.header.Metric)
+	scale, digits := metricDigits(r.header.Metric)
 	test := "—"
 	if b.TestMetric != nil {
 		test = fmt.Sprintf("%.*f", digits, *b.TestMetric*scale)

@@ -216,6 +216,16 @@ func metricScale(metric string) float64 {
 	return 1
 }
 
+// metricDigits is metricScale with the decimals a report prints the scaled metric with:
+// two for percentages, four for fractions (AP) and errors.
+func metricDigits(metric string) (scale float64, digits int) {
+	scale = metricScale(metric)
+	if scale == 1 {
+		return scale, 4
+	}
+	return scale, 2
+}
+
 // ResultsMeta describes how results were produced, for WriteResultsMarkdown.
 type ResultsMeta struct {
 	// Suite is the suite's name and Command the exact command line that ran it.
@@ -341,11 +351,7 @@ func WriteResultsMarkdown(w io.Writer, rows []SummaryRow, meta ResultsMeta) erro
 	fmt.Fprintln(bw, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
 	paper := PaperFigures()
 	for _, r := range rows {
-		scale := metricScale(r.Metric)
-		digits := 2
-		if scale == 1 {
-			digits = 4
-		}
+		scale, digits := metricDigits(r.Metric)
 		p := "—"
 		if fig, ok := paper[r.Dataset+"/"+r.Variant]; ok {
 			p = fig.text()
