@@ -2,12 +2,14 @@ package suite
 
 import (
 	"bufio"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -127,12 +129,9 @@ func readFullRuns(root string) ([]loggedRun, error) {
 		}
 		runs[i] = loggedRun{p, r}
 	}
-	sort.SliceStable(runs, func(i, j int) bool {
-		a, b := runs[i].run.header, runs[j].run.header
-		if a.Dataset != b.Dataset || a.Preset != b.Preset {
-			return a.Dataset+"\x00"+a.Preset < b.Dataset+"\x00"+b.Preset
-		}
-		return a.Seed < b.Seed
+	slices.SortStableFunc(runs, func(x, y loggedRun) int {
+		a, b := x.run.header, y.run.header
+		return cmp.Or(cmp.Compare(a.Dataset, b.Dataset), cmp.Compare(a.Preset, b.Preset), cmp.Compare(a.Seed, b.Seed))
 	})
 	return runs, nil
 }
