@@ -664,7 +664,8 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 		return nil, err
 	}
 	defer m.Close()
-	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint}
+	schema := m.spec.schema()
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint, Schema: &schema}
 	switch {
 	case ck != nil:
 		if err := ck.restore(m.store); err != nil {
@@ -973,6 +974,9 @@ func logTransforms(log io.Writer, ds *data.Dataset) {
 	if log == nil {
 		return
 	}
+	for _, what := range ds.Inferred {
+		fmt.Fprintf(log, "· data set %s inferred: %s\n", ds.Name, what)
+	}
 	if len(ds.Transforms) == 0 {
 		fmt.Fprintf(log, "· data set %s as read, no transforms\n", ds.Name)
 		return
@@ -1027,6 +1031,9 @@ func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts Mod
 		}
 	}
 	SetupRuntime()
+	if ds != nil && ds.Unlabelled {
+		return nil, fmt.Errorf("evaluate %s: data set %q has no labels: predict on it (gexph predict); evaluating needs labels", path, ds.Name)
+	}
 	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
 		return nil, err
