@@ -133,3 +133,25 @@ func TestOwnRegressionDataTakesTheTasksMetric(t *testing.T) {
 		t.Fatalf("train on regression targets: exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// A PATTERN model applies to a fresh export of other PATTERN graphs (another seed,
+// written by data -export): eval accepts it with a note naming it.
+func TestPatternModelEvaluatesAFreshExport(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains a model")
+	}
+	run := filepath.Join(t.TempDir(), "run")
+	code, _, errOut := runCLI(t, "train", "-dataset", "pattern", "-preset", "demo", "-out", run, "-set", "layers=1",
+		"-set", "hidden_dim=8", "-set", "heads=2", "-set", "max_train=16", "-set", "max_val=8", "-set", "max_test=8", "-epochs", "1", "-quiet")
+	if code != 0 {
+		t.Fatalf("train: %s", errOut)
+	}
+	fresh := filepath.Join(t.TempDir(), "fresh")
+	if code, _, errOut = runCLI(t, "data", "-dataset", "pattern", "-seed", "5", "-train-graphs", "4", "-val-graphs", "4", "-test-graphs", "4", "-export", fresh); code != 0 {
+		t.Fatalf("data -export: %s", errOut)
+	}
+	code, out, errOut := runCLI(t, "eval", "-ckpt", filepath.Join(run, "best.ckpt"), "-dataset", "export:"+fresh, "-split", "test")
+	if code != 0 || !strings.Contains(errOut, "note: export:"+fresh+" is other data") || !strings.Contains(out, "test ") {
+		t.Errorf("eval on a fresh PATTERN export: exit %d\n%s%s", code, out, errOut)
+	}
+}
