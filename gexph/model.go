@@ -183,6 +183,10 @@ type ModelOptions struct {
 	// outputs and gradients handed back as float32. It is a reference for float32
 	// backends (compare.Options.ReferenceFloat64), not a training mode.
 	Float64 bool
+	// Prefetch is the number of batches of graphs built ahead of the step (or inference
+	// pass) that uses them, on a goroutine of their own: 0 takes DefaultPrefetch of the
+	// backend, a negative number none. The batches are the same whatever it is.
+	Prefetch int
 	// schema, when not nil, is the schema of the checkpoint the model is built for: its
 	// outputs and embedding tables are the checkpoint's, not the data set's.
 	schema *Schema
@@ -208,7 +212,9 @@ type Model struct {
 	// layerGraphs are the per-layer attention edges (ModelOptions.LayerGraphs), or nil.
 	layerGraphs *LayerGraphs
 	// dtype is the dtype the model computes in (ModelOptions.Float64).
-	dtype      dtypes.DType
+	dtype dtypes.DType
+	// prefetch is ModelOptions.Prefetch.
+	prefetch   int
 	numVirtual int
 	// densify feeds sparse node features as a dense matrix (see NewModelWithOptions).
 	densify bool
@@ -279,7 +285,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if m.backend, err = NewBackend(opts.Backend); err != nil {
 		return nil, err
 	}
-	m.backendName = opts.Backend
+	m.backendName, m.prefetch = opts.Backend, opts.Prefetch
 	if m.backendName == "" {
 		m.backendName = DefaultBackend
 	}

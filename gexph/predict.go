@@ -112,11 +112,14 @@ func predictIndices(ds *data.Dataset, split string) ([]int, error) {
 // inferBatches runs inference over the graphs graphs of ds in batches of the config's
 // size and hands each batch's output rows to use, in order.
 func (m *Model) inferBatches(ctx context.Context, ds *data.Dataset, graphs []int, use func(out []float32, b *Batch)) error {
-	for _, part := range batchesOf(graphs, m.cfg.BatchSize) {
+	parts := batchesOf(graphs, m.cfg.BatchSize)
+	stream := m.streamBatches(ctx, ds, parts)
+	defer stream.Stop()
+	for range parts {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := m.BuildBatch(ds, part, nil)
+		b, err := stream.Next()
 		if err != nil {
 			return err
 		}

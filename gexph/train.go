@@ -38,6 +38,9 @@ type TrainOptions struct {
 	// mini-batches on XLA. Padding never
 	// changes results; it lets compiled programs be reused.
 	Padding string
+	// Prefetch is the number of batches built ahead of the training step (see
+	// ModelOptions.Prefetch; 0: the backend's default).
+	Prefetch int
 	// ScoresFrom is the checkpoint of a Spexphormer first-stage model (EstimatorConfig)
 	// of the same data set, whose attention scores draw the per-layer attention graphs of
 	// a config with SparseAttentionK > 0 (see AttentionScores.Sparsify).
@@ -530,11 +533,13 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 	} else {
 		order := m.epochOrder(ds.Split.Train, epoch)
 		batches := batchesOf(order, m.cfg.BatchSize)
-		for bi, graphs := range batches {
+		stream := m.streamBatches(ctx, ds, batches)
+		defer stream.Stop()
+		for bi := range batches {
 			if err := ctx.Err(); err != nil {
 				return epochRun{}, err
 			}
-			b, err := m.BuildBatch(ds, graphs, nil)
+			b, err := stream.Next()
 			if err != nil {
 				return epochRun{}, err
 			}
@@ -721,7 +726,7 @@ func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts Tra
 		}
 	}
 	prog.Phase("building the model")
-	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding, LayerGraphs: layerGraphs})
+	m, err := NewModelWithOptions(cfg, ds, ModelOptions{Backend: opts.Backend, Padding: opts.Padding, LayerGraphs: layerGraphs, Prefetch: opts.Prefetch})
 	if err != nil {
 		return nil, err
 	}

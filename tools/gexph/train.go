@@ -174,6 +174,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	seeds := fs.String("seeds", "", "comma-separated seeds: one run per seed (in OUT/seed-S with -out) and their mean ± std")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S (default: none on the go backend, pow2 for batches of graphs on XLA)")
+	prefetch := fs.Int("prefetch", 0, "batches of graphs built ahead of the training step on another goroutine, so the device need not wait for the host (0: one on XLA, none on the go backend; -1: none); the batches are the same")
 	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl, log.csv) and result.json")
 	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt (same config but -epochs and patience, same data); without last.ckpt start afresh only where that overwrites nothing of another run")
 	force := fs.Bool("force", false, "start afresh in an -out directory that holds a run: its files are moved aside, removed once the new run has written its first checkpoint, and put back if it ends before")
@@ -216,7 +217,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Resume: *resume, Force: *force, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom, NoMemoryCheck: *noMemCheck}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Prefetch: *prefetch, Resume: *resume, Force: *force, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom, NoMemoryCheck: *noMemCheck}
 	if !*quiet {
 		opts.Log = stderr
 	}
