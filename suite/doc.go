@@ -10,8 +10,10 @@
 // around a preset on one seed, selects on the validation metric alone and runs the
 // selected setting on every seed. WriteReport turns the records of every suite under a
 // results root into one Markdown report with figures, the paper's figures beside ours
-// and the reproduction's targets checked; the gexph command's reproduce subcommand
-// drives all of it.
+// and the reproduction's targets checked, opening with a line per data set of the
+// paper's tables that says what the records hold of it and why not more, and closing
+// with the reduced-budget smoke tests; the gexph command's reproduce subcommand drives
+// all of it.
 //
 // A run that would not fit in the machine's memory (gexph.ErrOutOfMemory) is recorded
 // as out of memory, as the paper's tables mark "OOM", and the suite goes on.

@@ -83,56 +83,86 @@ func writeTableSection(w io.Writer, title, intro, header, align string, rows []s
 	}
 }
 
-// equalBudgetRow summarises one data set's records as a table row ("" when a side has
-// no run yet).
-func equalBudgetRow(dir, name string) (string, error) {
-	var ref, ours equalBudgetSide
-	var budget string
+// equalBudget is one data set's equal-budget records: both stacks' runs and the budget
+// they trained on.
+type equalBudget struct {
+	ref, ours equalBudgetSide
+	// budget describes the splits and epochs ("250/60/60 graphs, 5 epochs").
+	budget string
+}
+
+// complete tells whether both stacks have at least one run.
+func (e equalBudget) complete() bool { return len(e.ref.test) > 0 && len(e.ours.test) > 0 }
+
+// readEqualBudget reads the records of one data set's folder dir (none: an empty result).
+func readEqualBudget(dir string) (equalBudget, error) {
+	var e equalBudget
 	refs, err := filepath.Glob(filepath.Join(dir, "reference-s*.json"))
 	if err != nil {
-		return "", err
+		return e, err
 	}
 	sort.Strings(refs)
 	for _, p := range refs {
 		var r referenceRun
 		if err := jsonfile.Read(p, &r); err != nil {
-			return "", fmt.Errorf("equal budget: %w", err)
+			return e, fmt.Errorf("equal budget: %w", err)
 		}
-		ref.add(100*r.TestMetric, r.SecondsPerEpoch, r.PeakRSSMiB)
-		budget = fmt.Sprintf("%d/%d/%d graphs, %d epochs", r.Graphs["train"], r.Graphs["val"], r.Graphs["test"], r.Epochs)
+		e.ref.add(100*r.TestMetric, r.SecondsPerEpoch, r.PeakRSSMiB)
+		e.budget = fmt.Sprintf("%d/%d/%d graphs, %d epochs", r.Graphs["train"], r.Graphs["val"], r.Graphs["test"], r.Epochs)
 	}
 	ourRuns, err := filepath.Glob(filepath.Join(dir, "gexph-s*.json"))
 	if err != nil {
-		return "", err
+		return e, err
 	}
 	sort.Strings(ourRuns)
 	for _, p := range ourRuns {
 		var r gexph.Result
 		if err := jsonfile.Read(p, &r); err != nil {
-			return "", fmt.Errorf("equal budget: %w", err)
+			return e, fmt.Errorf("equal budget: %w", err)
 		}
 		if len(r.History) == 0 {
-			return "", fmt.Errorf("equal budget: %s: no epoch history", p)
+			return e, fmt.Errorf("equal budget: %s: no epoch history", p)
 		}
 		// The first epoch compiles: the steady state is the epochs after it.
-		ours.add(100*r.TestMetric, medianEpochSeconds(r.History[min(1, len(r.History)-1):]), r.PeakRSSMB)
+		e.ours.add(100*r.TestMetric, medianEpochSeconds(r.History[min(1, len(r.History)-1):]), r.PeakRSSMB)
 	}
-	if len(ref.test) == 0 || len(ours.test) == 0 {
-		return "", nil
+	return e, nil
+}
+
+// equalBudgetRow summarises one data set's records as a table row ("" when a side has
+// no run yet).
+func equalBudgetRow(dir, name string) (string, error) {
+	e, err := readEqualBudget(dir)
+	if err != nil || !e.complete() {
+		return "", err
 	}
-	return fmt.Sprintf("| %s | %s | %s | %s | %s | %.1f, %.1f (%.1f× faster) | %.0f, %.0f |", name, budget,
+	ref, ours := e.ref, e.ours
+	return fmt.Sprintf("| %s | %s | %s | %s | %s | %.1f, %.1f (%.1f× faster) | %.0f, %.0f |", name, e.budget,
 		metricList(ref.test), metricList(ours.test), equalBudgetVerdict(ref.test, ours.test),
 		median(ref.secs), median(ours.secs), median(ref.secs)/median(ours.secs), median(ref.rss), median(ours.rss)), nil
+}
+
+// verdictWord places gexph's mean test metric against the reference's seeds: "above"
+// its range, "within" it or "below" it.
+func verdictWord(ref, ours []float64) string {
+	m, _ := meanStd(ours)
+	switch {
+	case m > slices.Max(ref):
+		return "above"
+	case m >= slices.Min(ref):
+		return "within"
+	}
+	return "below"
 }
 
 // equalBudgetVerdict compares gexph's mean test metric with the reference's seeds.
 func equalBudgetVerdict(ref, ours []float64) string {
 	m, _ := meanStd(ours)
 	lo, hi := slices.Min(ref), slices.Max(ref)
-	switch {
-	case m > hi:
+	switch verdictWord(ref, ours) {
+	case "above":
 		return fmt.Sprintf("**above** the reference's range (mean %.2f > %.2f)", m, hi)
-	case m >= lo:
+	case "within":
 		return fmt.Sprintf("**within** the reference's range (mean %.2f in [%.2f, %.2f])", m, lo, hi)
 	}
 	return fmt.Sprintf("**below** the reference's range by %.2f points (mean %.2f < %.2f)", lo-m, m, lo)

@@ -102,7 +102,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 		rows = append(rows, fullBudgetMeanRows(runs[start:end])...)
 		start = end
 	}
-	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs after the first, which compiles (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. Unlike the sections above, these rows are not a reduced budget; the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs after the first, which compiles (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
@@ -140,19 +140,7 @@ func readFullRuns(root string) ([]loggedRun, error) {
 // preset (ordered by seed) that finished every planned epoch, one for each budget that
 // two or more of them have.
 func fullBudgetMeanRows(runs []loggedRun) []string {
-	var budgets []int
-	finished := map[int][]fullRun{}
-	for _, l := range runs {
-		r := l.run
-		planned := r.header.Config.Epochs
-		if _, ok := r.best(); !ok || len(r.epochs) < planned {
-			continue
-		}
-		if _, seen := finished[planned]; !seen {
-			budgets = append(budgets, planned)
-		}
-		finished[planned] = append(finished[planned], r)
-	}
+	budgets, finished := finishedByBudget(runs)
 	var rows []string
 	for _, planned := range budgets {
 		if len(finished[planned]) > 1 {
@@ -162,24 +150,59 @@ func fullBudgetMeanRows(runs []loggedRun) []string {
 	return rows
 }
 
+// finishedByBudget groups the runs that finished every planned epoch (and have a best
+// epoch) by their planned epochs, the budgets in order of first appearance.
+func finishedByBudget(runs []loggedRun) (budgets []int, finished map[int][]fullRun) {
+	finished = map[int][]fullRun{}
+	for _, l := range runs {
+		r := l.run
+		if !r.finished() {
+			continue
+		}
+		planned := r.header.Config.Epochs
+		if _, seen := finished[planned]; !seen {
+			budgets = append(budgets, planned)
+		}
+		finished[planned] = append(finished[planned], r)
+	}
+	return budgets, finished
+}
+
+// finished tells whether the run has a best epoch and has run every planned epoch.
+func (r fullRun) finished() bool {
+	_, ok := r.best()
+	return ok && len(r.epochs) >= r.header.Config.Epochs
+}
+
+// bestTests returns each run's test metric at its best validation epoch, scaled to the
+// paper's units; ok is false when a run has no best epoch or no test metric there.
+func bestTests(runs []fullRun) (tests []float64, ok bool) {
+	for _, r := range runs {
+		b, found := r.best()
+		if !found || b.TestMetric == nil {
+			return nil, false
+		}
+		scale, _ := metricDigits(r.header.Metric)
+		tests = append(tests, *b.TestMetric*scale)
+	}
+	return tests, true
+}
+
 // fullBudgetMeanRow is the row of the mean ± standard deviation over finished runs of one
 // setting, at each run's best validation epoch.
 func fullBudgetMeanRow(runs []fullRun) string {
 	hdr := runs[0].header
 	scale, digits := metricDigits(hdr.Metric)
 	seeds := make([]string, len(runs))
-	var vals, tests []float64
+	var vals []float64
 	for i, r := range runs {
 		seeds[i] = fmt.Sprint(r.header.Seed)
 		b, _ := r.best()
 		vals = append(vals, b.ValMetric*scale)
-		if b.TestMetric != nil {
-			tests = append(tests, *b.TestMetric*scale)
-		}
 	}
 	val, valStd := meanStd(vals)
 	test := "—"
-	if len(tests) == len(runs) {
+	if tests, ok := bestTests(runs); ok {
 		m, s := meanStd(tests)
 		test = "**" + formatMeanStd(m, s, len(tests), digits) + "**"
 	}

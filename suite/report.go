@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/atomicfile"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/layers"
@@ -49,65 +50,56 @@ func ReadSuiteMeta(dir string) (ResultsMeta, error) {
 	return m, nil
 }
 
-// reportSuites lists the suites a report covers, in order, with their section titles.
-var reportSuites = []struct{ name, title string }{
+// reportSections lists the report's sections after its table of holdings, in order,
+// by the folder under the results root their records are in, with the suites' titles
+// (the full-budget and equal-budget sections title themselves). The graph-level part
+// leads with the runs at the paper's budget, then the equal-budget comparison with the
+// paper's code; the reduced-budget runs, smoke tests, come last, so that no figure of
+// theirs is met where a full-budget one is expected.
+var reportSections = []struct{ name, title string }{
+	{FullBudgetDir, ""},
+	{SuiteInductive, "Inductive data sets at the paper's budget"},
+	{EqualBudgetDir, ""},
 	{SuiteTransductive, "Transductive node classification (Table 4, Table 5, sparse vs dense attention)"},
 	{SuiteSearch, "Validation-only search: the best MPNN alone and the best GPS + Exphormer"},
-	{SuiteInductiveBudget, "Inductive data sets on a CPU budget (Tables 1 and 3, reduced)"},
-	{SuiteInductive, "Inductive data sets at the paper's budget"},
 	{SuiteScaling, "Scaling: Exphormer against full attention"},
 	{SuiteLarge, "Graphs larger than memory: mini-batches over the interaction graph"},
+	{SuiteInductiveBudget, smokeTestsTitle},
 }
 
+// smokeTestsTitle is the title of the report's section of the reduced-budget suite.
+const smokeTestsTitle = "Smoke tests, not results: the graph-level presets on subsets for a few epochs"
+
 // WriteReport writes the results report to path from every suite directory found
-// under root (ROOT/transductive, ROOT/inductive-budget, ROOT/inductive, ROOT/scaling);
-// figures go to ROOT/figures and are linked relative to path. Suites without results
-// are left out; a root without any suite is an error.
+// under root (ROOT/transductive, ROOT/inductive-budget, ROOT/inductive, ROOT/scaling, …)
+// and the full-budget and equal-budget records (ROOT/full, ROOT/equal-budget): first a
+// line per data set of the paper's tables saying what the report holds of it (the data
+// looked for under data.DataRoots), then the sections of reportSections. Figures go to
+// ROOT/figures and are linked relative to path. Suites without results are left out; a
+// root without any suite is an error.
 func WriteReport(root, path string) error {
-	figDir := filepath.Join(root, "figures")
 	var body strings.Builder
+	if err := writeHoldingsSection(&body, root, data.DataRoots(data.LoadOptions{})); err != nil {
+		return fmt.Errorf("report: %w", err)
+	}
 	found := 0
-	for _, s := range reportSuites {
-		dir := filepath.Join(root, s.name)
-		csvName := "results.csv"
-		if s.name == SuiteScaling {
-			csvName = "scaling.csv"
-		}
-		csvPath := filepath.Join(dir, csvName)
-		if _, err := os.Stat(csvPath); errors.Is(err, os.ErrNotExist) {
-			continue
-		} else if err != nil {
-			return fmt.Errorf("report: %w", err)
-		}
-		meta, err := ReadSuiteMeta(dir)
-		if err != nil && !errors.Is(err, os.ErrNotExist) {
-			return fmt.Errorf("report: %w", err)
-		}
-		if meta.Suite == "" {
-			meta.Suite = s.name
-		}
-		// The notes describe the suite's definition: this version's, not the run's copy.
-		meta.Notes = SuiteNotes(s.name)
-		found++
-		fmt.Fprintf(&body, "\n## %s\n\n", s.title)
-		figs := figureLinker{dir: figDir, from: filepath.Dir(path)}
+	for _, s := range reportSections {
+		var err error
 		switch s.name {
-		case SuiteScaling:
-			err = writeScalingSection(&body, csvPath, meta, &figs)
-		case SuiteSearch:
-			err = writeSearchSection(&body, csvPath, dir, meta, DefaultSearchGrids())
+		case FullBudgetDir:
+			err = writeFullBudgetSection(&body, root, filepath.Dir(path))
+		case EqualBudgetDir:
+			err = writeEqualBudgetSection(&body, filepath.Join(root, EqualBudgetDir))
 		default:
-			err = writeSuiteSection(&body, csvPath, dir, meta, &figs)
+			var ok bool
+			ok, err = writeSuiteReport(&body, root, path, s.name, s.title)
+			if ok {
+				found++
+			}
 		}
 		if err != nil {
-			return fmt.Errorf("report: %s: %w", s.name, err)
+			return fmt.Errorf("report: %w", err)
 		}
-	}
-	if err := writeEqualBudgetSection(&body, filepath.Join(root, EqualBudgetDir)); err != nil {
-		return fmt.Errorf("report: %w", err)
-	}
-	if err := writeFullBudgetSection(&body, root, filepath.Dir(path)); err != nil {
-		return fmt.Errorf("report: %w", err)
 	}
 	if found == 0 {
 		return fmt.Errorf("report: no suite results under %s (want %s/<suite>/results.csv or scaling.csv)", root, root)
@@ -121,6 +113,52 @@ func WriteReport(root, path string) error {
 		bw.WriteString(body.String())
 		return bw.Flush()
 	})
+}
+
+// suiteCSVPath is the CSV a suite's section is written from: ROOT/SUITE/results.csv, or
+// scaling.csv for the scaling suite.
+func suiteCSVPath(root, suite string) string {
+	name := "results.csv"
+	if suite == SuiteScaling {
+		name = "scaling.csv"
+	}
+	return filepath.Join(root, suite, name)
+}
+
+// writeSuiteReport writes the section of the suite whose records are under root/suite
+// for the report at path; found is false, and nothing is written, when the suite has no
+// CSV.
+func writeSuiteReport(w io.Writer, root, path, suite, title string) (found bool, err error) {
+	dir := filepath.Join(root, suite)
+	csvPath := suiteCSVPath(root, suite)
+	if _, err := os.Stat(csvPath); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	} else if err != nil {
+		return false, err
+	}
+	meta, err := ReadSuiteMeta(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return false, err
+	}
+	if meta.Suite == "" {
+		meta.Suite = suite
+	}
+	// The notes describe the suite's definition: this version's, not the run's copy.
+	meta.Notes = SuiteNotes(suite)
+	fmt.Fprintf(w, "\n## %s\n\n", title)
+	figs := figureLinker{dir: filepath.Join(root, "figures"), from: filepath.Dir(path)}
+	switch suite {
+	case SuiteScaling:
+		err = writeScalingSection(w, csvPath, meta, &figs)
+	case SuiteSearch:
+		err = writeSearchSection(w, csvPath, dir, meta, DefaultSearchGrids())
+	default:
+		err = writeSuiteSection(w, csvPath, dir, meta, &figs)
+	}
+	if err != nil {
+		return true, fmt.Errorf("%s: %w", suite, err)
+	}
+	return true, nil
 }
 
 // figureLinker saves figures into a directory and returns their Markdown links
