@@ -108,13 +108,14 @@ func predictIndices(ds *data.Dataset, split string) ([]int, error) {
 }
 
 // inferBatches runs inference over the graphs graphs of ds in batches of the config's
-// size and hands each batch's output rows to use, in order.
+// size, padded as evaluation batches, and hands each batch's output rows to use, in
+// order.
 func (m *Model) inferBatches(ctx context.Context, ds *data.Dataset, graphs []int, use func(out []float32, b *Batch)) error {
 	for _, part := range batchesOf(graphs, m.cfg.BatchSize) {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		b, err := m.BuildBatch(ds, part, nil)
+		b, err := m.buildBatch(ds, part, nil, nil, m.evalPadding)
 		if err != nil {
 			return err
 		}
