@@ -273,3 +273,32 @@ func (h *Interaction) PaddedEndpoints(realSlots int) (src, dst []int32, err erro
 	}
 	return src, dst, nil
 }
+
+// EdgeBound returns an upper bound of the number of edges of BuildInteraction(g, opts),
+// without drawing the expander: exact but for the expander's self loops and, with
+// DedupParallel, its surplus parallel edges, which a draw removes (the bound counts
+// both directions of all n·d/2 edges of the raw process, or of K_n with the
+// complete-graph fallback). A batch's interaction graph has the sum of its graphs'
+// edges, so the sum of their bounds bounds it. Invalid options or graphs give a bound
+// all the same; BuildBatch reports them.
+func EdgeBound(g InputGraph, opts InteractionOptions) int {
+	n, edges := g.NumNodes, 0
+	if opts.Local {
+		edges += len(g.Src)
+		if opts.SymmetrizeLocal {
+			var s symScratch
+			edges += len(s.appendMissingReverses(nil, &g))
+		}
+	}
+	if opts.Expander {
+		if useComplete(n, opts.ExpanderDegree, opts.AllowCompleteFallback) {
+			edges += n * (n - 1)
+		} else {
+			edges += n * (opts.ExpanderDegree / 2) * 2
+		}
+	}
+	if opts.Global {
+		edges += 2 * n * opts.VirtualNodes
+	}
+	return edges
+}

@@ -428,3 +428,42 @@ func TestPaddedEdgesPadWithTheFirstPaddingRow(t *testing.T) {
 		t.Error("fewer edge slots than edges gave no error")
 	}
 }
+
+// TestEdgeBoundIsTheEdgesBeforeCleanUp holds EdgeBound to the interaction graphs it
+// bounds: it equals their edges plus both directions of every self loop (and, with
+// DedupParallel, every surplus parallel edge) the expander's draw removed, for local
+// edges alone, symmetrized, with expanders (the complete fallback included) and with
+// virtual nodes.
+func TestEdgeBoundIsTheEdgesBeforeCleanUp(t *testing.T) {
+	directed := InputGraph{NumNodes: 9, Src: []int32{0, 1, 2, 2, 5}, Dst: []int32{1, 0, 3, 4, 5}}
+	loops := 0
+	for i, o := range []InteractionOptions{
+		{Local: true},
+		{Local: true, SymmetrizeLocal: true},
+		DefaultInteractionOptions(),
+		{Local: true, Expander: true, ExpanderDegree: 6, Tol: DefaultTol, MaxAttempts: 1, DedupParallel: true, AllowCompleteFallback: true, Global: true, VirtualNodes: 3},
+		{Expander: true, ExpanderDegree: 8, Tol: DefaultTol, MaxAttempts: 3, Certify: true, AllowCompleteFallback: true},
+	} {
+		for seed, g := range []InputGraph{randomInput(5, 0.5, 1), randomInput(40, 0.2, 2), randomInput(120, 0.05, 3), directed} {
+			g.Seed = uint64(seed)
+			h, err := BuildInteraction(g, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			removed := 0
+			for _, c := range h.Certificates {
+				removed += c.SelfLoopsRemoved
+				if o.DedupParallel {
+					removed += c.ParallelEdges
+				}
+			}
+			loops += removed
+			if got, want := EdgeBound(g, o), h.NumEdges()+2*removed; got != want {
+				t.Errorf("options %d, graph %d: bound %d, want %d edges + 2·%d removed", i, seed, got, h.NumEdges(), removed)
+			}
+		}
+	}
+	if loops == 0 {
+		t.Error("no draw removed a self loop: the bound's slack was not tested")
+	}
+}

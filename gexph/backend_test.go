@@ -20,26 +20,6 @@ func TestNewBackend(t *testing.T) {
 	}
 }
 
-func TestParsePadding(t *testing.T) {
-	for spec, bucket := range map[string][2]int{"pow2": {5, 8}, "exp:2": {5, 8}, "linear:10": {11, 20}} {
-		s, err := parsePadding(spec)
-		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
-		}
-		if got := s.Bucket(bucket[0]); got != bucket[1] {
-			t.Errorf("%s: Bucket(%d) = %d, want %d", spec, bucket[0], got, bucket[1])
-		}
-	}
-	if s, err := parsePadding("none"); s != nil || err != nil {
-		t.Errorf("none: %v, %v", s, err)
-	}
-	for _, bad := range []string{"pow3", "exp:1", "exp:x", "linear:0", "linear:"} {
-		if _, err := parsePadding(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-}
-
 // TestBackendLabelNamesThePlatform holds BackendLabel to the labels a log shows: a
 // plugin's path shortened to its platform with the options kept, other specs as given.
 func TestBackendLabelNamesThePlatform(t *testing.T) {

@@ -3,54 +3,13 @@ package gexph
 import (
 	"fmt"
 	"slices"
-	"strconv"
-	"strings"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
-	"github.com/gomlx/gomlx/core/tensors/bucketing"
 )
-
-// Padding names how batches are padded to bucketed shapes (TrainOptions.Padding):
-//
-//   - "none": exact shapes;
-//   - "pow2": node, edge and graph counts rounded up to powers of two;
-//   - "exp:B": rounded up to powers of B > 1 (e.g. "exp:1.4", finer buckets);
-//   - "linear:S": rounded up to multiples of S;
-//   - "" (auto): "none" on the pure-Go backend and for a transductive graph, "pow2" for
-//     mini-batches of graphs on XLA.
-//
-// Every new input shape is compiled: about 0.2 s for a GPS training graph on the pure-Go
-// backend, less than padding costs, but seconds on XLA, where exact shapes would compile
-// nearly every batch.
-//
-// Padding never changes results: padded nodes, edges and graphs are masked out of
-// every sum, normalisation statistic and loss.
-func parsePadding(spec string) (bucketing.Strategy, error) {
-	name, arg, _ := strings.Cut(spec, ":")
-	switch name {
-	case "none":
-		return nil, nil
-	case "pow2":
-		return bucketing.Pow2(), nil
-	case "exp":
-		b, err := strconv.ParseFloat(arg, 64)
-		if err != nil || !(b > 1) {
-			return nil, fmt.Errorf("padding %q: want exp:B with a base B > 1", spec)
-		}
-		return bucketing.Exponential(b), nil
-	case "linear":
-		s, err := strconv.Atoi(arg)
-		if err != nil || s < 1 {
-			return nil, fmt.Errorf("padding %q: want linear:S with a step S ≥ 1", spec)
-		}
-		return bucketing.Linear(s), nil
-	}
-	return nil, fmt.Errorf("padding %q: unknown (choices: \"none\", \"pow2\", \"exp:B\", \"linear:S\")", spec)
-}
 
 // Array is one model input held on the host: int32 or float32 values and their
 // dimensions. The zero Array is an absent input.
@@ -166,7 +125,9 @@ type Batch struct {
 	Inputs Inputs[Array]
 
 	// padding is the batch's padding (nil: none).
-	padding bucketing.Strategy
+	padding *padding
+	// padded are the padded sizes (zero without padding).
+	padded batchDims
 	// interaction is the batch's interaction graph (nil without Exphormer attention).
 	interaction *expander.Interaction
 	// device holds the inputs as tensors once a step or pass has used them: they live on
@@ -254,9 +215,10 @@ func (m *Model) interactionOptions() (expander.InteractionOptions, error) {
 	return opts, nil
 }
 
-// BuildBatch assembles graphs (data set indices) into a batch for the model. lossNodes,
-// for a transductive data set, lists the nodes whose labels enter the loss (nil: all
-// real rows).
+// BuildBatch assembles graphs (data set indices) into a batch for the model, padded as
+// its training batches are (to the training shapes of a plan, see parsePadding).
+// lossNodes, for a transductive data set, lists the nodes whose labels enter the loss
+// (nil: all real rows).
 func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Batch, error) {
 	return m.buildBatch(ds, graphs, lossNodes, nil, m.padding)
 }
@@ -264,7 +226,7 @@ func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Ba
 // buildBatch is BuildBatch with the batch's interaction graph h given (nil: drawn from
 // the graphs as the model's options say; ignored without Exphormer attention) and its
 // padding (nil: none).
-func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *expander.Interaction, padding bucketing.Strategy) (*Batch, error) {
+func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *expander.Interaction, padding *padding) (*Batch, error) {
 	if len(graphs) == 0 {
 		return nil, fmt.Errorf("batch: no graphs")
 	}
@@ -309,10 +271,8 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 		}
 	}
 	if b.padding != nil {
-		// One padding node (in one padding graph) at least, to receive padded edges.
-		pad := b.padding.Bucket
-		b.PadNodes, b.PadGraphs = pad(b.NumNodes+1), pad(b.NumGraphs+1)
-		b.PadEdges, b.PadInteraction = pad(max(b.NumEdges, 1)), pad(max(b.NumInteraction, 1))
+		b.padded = b.padding.pad(m.padNeed(m.realDims(ds, b)))
+		b.PadNodes, b.PadGraphs, b.PadEdges, b.PadInteraction = b.padded.Nodes, b.padded.Graphs, b.padded.Edges, b.padded.Interaction
 	}
 	in := &b.Inputs
 	m.addNodeLayout(b, in)
@@ -341,6 +301,29 @@ func batchGraphsText(ds *data.Dataset, graphs []int) string {
 		return fmt.Sprintf("data set %q, graphs %v… (%d)", ds.Name, graphs[:5], len(graphs))
 	}
 	return fmt.Sprintf("data set %q, graphs %v", ds.Name, graphs)
+}
+
+// realDims returns the real sizes of batch b of ds (whose counts are set).
+func (m *Model) realDims(ds *data.Dataset, b *Batch) batchDims {
+	d := batchDims{Nodes: b.NumNodes, Graphs: b.NumGraphs, Edges: b.NumEdges, Interaction: b.NumInteraction}
+	if m.sparseFed() {
+		for _, gi := range b.Graphs {
+			d.NNZ += len(ds.Graphs[gi].Node.Indices)
+		}
+	}
+	if m.cfg.Attention.Layout() == layers.OverGraphBlocks {
+		d.Block = b.largestGraph()
+	}
+	return d
+}
+
+// largestGraph returns the node count of the batch's largest graph.
+func (b *Batch) largestGraph() int {
+	largest := 0
+	for i := range b.Graphs {
+		largest = max(largest, b.NodeOffset[i+1]-b.NodeOffset[i])
+	}
+	return largest
 }
 
 // addNodeLayout adds the node and graph masks, each node's graph and the
@@ -406,7 +389,7 @@ func (m *Model) addNodeFeatures(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 		}
 		nnzp := nnz
 		if b.padding != nil {
-			nnzp = b.padding.Bucket(max(nnz, 1))
+			nnzp = b.padded.NNZ
 		}
 		rows, cols, vals := make([]int32, nnzp), make([]int32, nnzp), make([]float32, nnzp)
 		k := 0
@@ -554,7 +537,7 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 		}
 		n := len(bs)
 		if b.padding != nil {
-			n = b.padding.Bucket(max(n, 1))
+			n = b.padding.bucket(max(n, 1))
 		}
 		for len(bs) < n {
 			bs, bd = append(bs, padNode), append(bd, padNode)
@@ -567,13 +550,9 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 		for v := b.NumNodes; v < b.PadNodes; v++ {
 			graphOf[v] = -1
 		}
-		largest := 0
-		for i := range b.Graphs {
-			largest = max(largest, b.NodeOffset[i+1]-b.NodeOffset[i])
-		}
-		size := largest
+		size := b.largestGraph()
 		if b.padding != nil {
-			size = b.padding.Bucket(largest)
+			size = b.padded.Block
 		}
 		blocks, size, err := expander.BlockNodes(graphOf, b.PadGraphs, size)
 		if err != nil {

@@ -2,6 +2,7 @@ package gexph
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,10 +174,32 @@ func gradients(t *testing.T, m *Model, b *Batch) map[string][]float32 {
 	return p.ByName
 }
 
-// TestPaddingDoesNotChangeResults compares a padded and an unpadded model with the same
-// initial weights: same inference outputs, same training loss, outputs and gradients,
-// same batch-norm statistics after a step.
+// TestPaddingDoesNotChangeResults compares a padded model (powers of two, and a plan's
+// shapes) and an unpadded one with the same initial weights: same inference outputs, same
+// training loss, outputs and gradients, same batch-norm statistics after a step.
 func TestPaddingDoesNotChangeResults(t *testing.T) {
+	for _, padding := range []string{"pow2", "plan"} {
+		t.Run(padding, func(t *testing.T) { testPaddingDoesNotChangeResults(t, padding) })
+	}
+}
+
+// plannedBatch returns the first training batch of m's run (the graphs of epoch 1's
+// first step), which a plan pads to one of its training shapes.
+func plannedBatch(m *Model, ds *data.Dataset) []int {
+	order := m.epochOrder(ds.Split.Train, 1)
+	return order[:min(m.cfg.BatchSize, len(order))]
+}
+
+// checkPlanned fails unless b, built by m, is padded to one of the shapes of m's plan
+// (levels), and not beyond them.
+func checkPlanned(t *testing.T, b *Batch, levels []batchDims) {
+	t.Helper()
+	if !slices.Contains(levels, b.padded) {
+		t.Fatalf("batch padded to %v, none of the plan's shapes %v", b.padded, levels)
+	}
+}
+
+func testPaddingDoesNotChangeResults(t *testing.T, padding string) {
 	for _, tc := range []struct {
 		name string
 		ds   *data.Dataset
@@ -195,8 +218,8 @@ func TestPaddingDoesNotChangeResults(t *testing.T) {
 			cfg.Layers = 2
 			tc.edit(&cfg)
 			a := newTestModel(t, cfg, tc.ds, "none")
-			b := newTestModel(t, cfg, tc.ds, "pow2")
-			graphs := []int{0, 1, 2, 3, 4}
+			b := newTestModel(t, cfg, tc.ds, padding)
+			graphs := plannedBatch(b, tc.ds)
 			ba, err := a.BuildBatch(tc.ds, graphs, nil)
 			if err != nil {
 				t.Fatal(err)
@@ -207,6 +230,9 @@ func TestPaddingDoesNotChangeResults(t *testing.T) {
 			}
 			if bb.PadNodes == ba.PadNodes {
 				t.Fatal("the padded batch is not padded")
+			}
+			if padding == "plan" {
+				checkPlanned(t, bb, b.plan.train.levels)
 			}
 			k := a.spec.outDim
 			rows := ba.Rows * k

@@ -47,13 +47,8 @@ func TestEveryKindKeepsTheContract(t *testing.T) {
 	for name, cfg := range kindConfigs() {
 		t.Run(name, func(t *testing.T) {
 			a := newTestModel(t, cfg, graphs, "none")
-			p := newTestModel(t, cfg, graphs, "pow2")
-			ids := []int{0, 1, 2, 3, 4}
+			ids := plannedBatch(a, graphs)
 			ba, err := a.BuildBatch(graphs, ids, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			bp, err := p.BuildBatch(graphs, ids, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,15 +59,26 @@ func TestEveryKindKeepsTheContract(t *testing.T) {
 			if len(outA) != ba.Rows*a.spec.outDim || !allFinite(outA) {
 				t.Fatalf("outputs: %d values (want %d), finite %v", len(outA), ba.Rows*a.spec.outDim, allFinite(outA))
 			}
-			outP, err := p.Predict(bp)
-			if err != nil {
-				t.Fatal(err)
+			ga := gradients(t, a, ba)
+			// Padded to powers of two, and to the shape a plan gives the batch.
+			for _, padding := range []string{"pow2", "plan"} {
+				p := newTestModel(t, cfg, graphs, padding)
+				bp, err := p.BuildBatch(graphs, ids, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if padding == "plan" {
+					checkPlanned(t, bp, p.plan.train.levels)
+				}
+				outP, err := p.Predict(bp)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if d := relDiff(outA, outP); d > 1e-5 {
+					t.Errorf("%s padding changes the outputs by %.3g", padding, d)
+				}
+				checkKindGradients(t, cfg, ga, gradients(t, p, bp), padding)
 			}
-			if d := relDiff(outA, outP); d > 1e-5 {
-				t.Errorf("padding changes the outputs by %.3g", d)
-			}
-			ga, gp := gradients(t, a, ba), gradients(t, p, bp)
-			checkKindGradients(t, cfg, ga, gp)
 			if cfg.MPNN.KeepsEdgeStates() || !cfg.Attention.RunsOnParts() {
 				return
 			}
@@ -82,7 +88,7 @@ func TestEveryKindKeepsTheContract(t *testing.T) {
 }
 
 // checkKindGradients checks the gradients of an unpadded (ga) and a padded (gp) model.
-func checkKindGradients(t *testing.T, cfg Config, ga, gp map[string][]float32) {
+func checkKindGradients(t *testing.T, cfg Config, ga, gp map[string][]float32, padding string) {
 	t.Helper()
 	own := false
 	for name, g := range ga {
@@ -90,7 +96,7 @@ func checkKindGradients(t *testing.T, cfg Config, ga, gp map[string][]float32) {
 			t.Errorf("gradient of %s is not finite", name)
 		}
 		if d := relDiff(g, gp[name]); d > 1e-5 {
-			t.Errorf("padding changes the gradient of %s by %.3g", name, d)
+			t.Errorf("%s padding changes the gradient of %s by %.3g", padding, name, d)
 		}
 		kindScope := (cfg.MPNN.PassesMessages() && strings.Contains(name, "/local/")) ||
 			(cfg.Attention.Attends() && strings.Contains(name, "/attention/"))

@@ -38,24 +38,43 @@ type EpochStats struct {
 	// "xla:cuda,tf32=false"); a run resumed on another backend mixes them. Empty in logs
 	// of older versions.
 	Backend string `json:"backend,omitempty"`
+	// CompiledShapes counts the input shapes compiled by the end of the epoch, all
+	// programs together; CompiledTrainShapes and CompiledEvalShapes those of the
+	// training step and of inference; CompileSeconds the seconds spent compiling (see
+	// CompileStats). They count from the start of the run's call (a resumed run's from
+	// its resumption); 0 in logs of older versions.
+	CompiledShapes      int     `json:"compiled_shapes"`
+	CompiledTrainShapes int     `json:"compiled_train_shapes"`
+	CompiledEvalShapes  int     `json:"compiled_eval_shapes"`
+	CompileSeconds      float64 `json:"compile_s"`
+}
+
+// setCompiles records what the run has compiled so far in the epoch's statistics.
+func (s *EpochStats) setCompiles(c CompileStats) {
+	s.CompiledShapes, s.CompileSeconds = c.CompiledShapes, c.CompileSeconds
+	s.CompiledTrainShapes, s.CompiledEvalShapes = c.ShapesByProgram[programTrain], c.ShapesByProgram[programEval]
 }
 
 // epochStatsJSON is EpochStats as JSON holds it: a float that is not finite (which JSON
 // cannot hold) is null.
 type epochStatsJSON struct {
-	Epoch          int      `json:"epoch"`
-	TrainLoss      *float64 `json:"train_loss"`
-	TrainMetric    *float64 `json:"train_metric"`
-	ValLoss        *float64 `json:"val_loss"`
-	ValMetric      *float64 `json:"val_metric"`
-	TestMetric     *float64 `json:"test_metric,omitempty"`
-	Best           bool     `json:"best,omitempty"`
-	LR             *float64 `json:"lr"`
-	Seconds        *float64 `json:"seconds"`
-	CPUSeconds     *float64 `json:"cpu_seconds"`
-	ExamplesPerSec *float64 `json:"examples_per_sec"`
-	Diverged       bool     `json:"diverged,omitempty"`
-	Backend        string   `json:"backend,omitempty"`
+	Epoch               int      `json:"epoch"`
+	TrainLoss           *float64 `json:"train_loss"`
+	TrainMetric         *float64 `json:"train_metric"`
+	ValLoss             *float64 `json:"val_loss"`
+	ValMetric           *float64 `json:"val_metric"`
+	TestMetric          *float64 `json:"test_metric,omitempty"`
+	Best                bool     `json:"best,omitempty"`
+	LR                  *float64 `json:"lr"`
+	Seconds             *float64 `json:"seconds"`
+	CPUSeconds          *float64 `json:"cpu_seconds"`
+	ExamplesPerSec      *float64 `json:"examples_per_sec"`
+	Diverged            bool     `json:"diverged,omitempty"`
+	Backend             string   `json:"backend,omitempty"`
+	CompiledShapes      int      `json:"compiled_shapes"`
+	CompiledTrainShapes int      `json:"compiled_train_shapes"`
+	CompiledEvalShapes  int      `json:"compiled_eval_shapes"`
+	CompileSeconds      *float64 `json:"compile_s"`
 }
 
 // floatFields lists the float fields of s and j side by side.
@@ -70,13 +89,15 @@ func (s *EpochStats) floatFields(j *epochStatsJSON) []struct {
 		{&s.TrainLoss, &j.TrainLoss}, {&s.TrainMetric, &j.TrainMetric}, {&s.ValLoss, &j.ValLoss},
 		{&s.ValMetric, &j.ValMetric}, {&s.LR, &j.LR}, {&s.Seconds, &j.Seconds},
 		{&s.CPUSeconds, &j.CPUSeconds}, {&s.ExamplesPerSec, &j.ExamplesPerSec},
+		{&s.CompileSeconds, &j.CompileSeconds},
 	}
 }
 
 // MarshalJSON writes the epoch with null for each value that is not finite (the values
 // of a diverged epoch), which encoding/json would refuse.
 func (s EpochStats) MarshalJSON() ([]byte, error) {
-	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged, Backend: s.Backend}
+	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged, Backend: s.Backend,
+		CompiledShapes: s.CompiledShapes, CompiledTrainShapes: s.CompiledTrainShapes, CompiledEvalShapes: s.CompiledEvalShapes}
 	for _, f := range s.floatFields(&j) {
 		if finite(*f.v) {
 			x := *f.v
@@ -98,7 +119,8 @@ func (s *EpochStats) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged, Backend: j.Backend}
+	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged, Backend: j.Backend,
+		CompiledShapes: j.CompiledShapes, CompiledTrainShapes: j.CompiledTrainShapes, CompiledEvalShapes: j.CompiledEvalShapes}
 	for _, f := range s.floatFields(&j) {
 		*f.v = math.NaN()
 		if *f.p != nil {

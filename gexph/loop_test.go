@@ -103,7 +103,8 @@ func TestWarmupShortenedForShortRuns(t *testing.T) {
 
 // The logs are appended epoch by epoch: a run stopped after one epoch (as a kill would
 // stop it) leaves a header and one complete line, and its resumption continues the
-// same files to the end, equal to an uninterrupted run's apart from the timings.
+// same files to the end, equal to an uninterrupted run's apart from the timings and the
+// compile counts (which count from the start of each call).
 func TestLogsAppendPerEpochAndContinueOnResume(t *testing.T) {
 	ds := tinyNodeDataset(6, 4)
 	cfg := tinyConfig()
@@ -134,8 +135,9 @@ func TestLogsAppendPerEpochAndContinueOnResume(t *testing.T) {
 	if len(la) != 4 || len(lb) != 4 {
 		t.Fatalf("%d and %d lines, want a header and 3 epochs each", len(la), len(lb))
 	}
-	strip := func(s string) string { // timings differ between runs
-		for _, k := range []string{`"seconds"`, `"cpu_seconds"`, `"examples_per_sec"`} {
+	strip := func(s string) string { // timings and compile counts differ between runs
+		for _, k := range []string{`"seconds"`, `"cpu_seconds"`, `"examples_per_sec"`,
+			`"compiled_shapes"`, `"compiled_train_shapes"`, `"compiled_eval_shapes"`, `"compile_s"`} {
 			if i := strings.Index(s, k); i >= 0 {
 				j := i + strings.IndexAny(s[i:], ",}")
 				s = s[:i] + s[j:]

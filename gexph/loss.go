@@ -152,7 +152,7 @@ func (m *Model) LossGradients(b *Batch) (*Gradients, error) {
 	if err != nil {
 		return nil, fmt.Errorf("gradients: %w", err)
 	}
-	outs, err := e.Call(b.tensors()...)
+	outs, err := m.execute(e, programGradients, b.tensors()...)
 	if err != nil {
 		return nil, fmt.Errorf("gradients: %w", err)
 	}

@@ -281,14 +281,14 @@ func (m *Model) sampleBatch(sp *sampler, s *expander.Sample, loss, chunk bool) (
 	// Sampled batches are always padded: they differ in size (padded to powers of two
 	// they share a few compiled shapes), and a chunk of layer-wise inference may hold no
 	// local edge (a virtual node's).
-	padding := m.padding
+	pad := m.padding
 	switch {
 	case chunk:
-		padding = chunkPadding()
-	case padding == nil:
-		padding = bucketing.Pow2()
+		pad = &padding{strategy: chunkPadding()}
+	case pad == nil:
+		pad = &padding{strategy: bucketing.Pow2()}
 	}
-	b, err := m.buildBatch(ds, []int{0}, lossNodes, se.sub, padding)
+	b, err := m.buildBatch(ds, []int{0}, lossNodes, se.sub, pad)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -653,7 +653,7 @@ func (m *Model) runChunk(exec *model.Exec, presence *[]bool, w chunkWork, use fu
 	if w.state != nil {
 		args = append(args[:len(args):len(args)], w.state)
 	}
-	outs, err := exec.Call(args...)
+	outs, err := m.execute(exec, programLayerwise, args...)
 	if err != nil {
 		return err
 	}

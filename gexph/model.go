@@ -201,7 +201,13 @@ type Model struct {
 	loss        string
 	backend     compute.Backend
 	backendName string
-	padding     bucketing.Strategy
+	// padding pads the batches of training steps (and of Model.BuildBatch), evalPadding
+	// those of evaluation and prediction; nil keeps exact shapes. They differ only with
+	// a plan, which is kept in plan.
+	padding, evalPadding *padding
+	plan                 *shapePlan
+	// compiles counts the programs compiled (see CompileStats).
+	compiles    compileLog
 	interaction expander.InteractionOptions
 	// A transductive data set's batches are the same every epoch: the training batch
 	// (loss on the training nodes) and the inference batch of tdData, built once.
@@ -289,9 +295,13 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if m.backendName == "" {
 		m.backendName = DefaultBackend
 	}
-	padding := opts.Padding
-	if padding == "" {
-		padding = DefaultPadding(m.backendName, spec.transductive)
+	padName := opts.Padding
+	if padName == "" {
+		padName = DefaultPadding(m.backendName, spec.transductive)
+	}
+	pads, err := parsePadding(padName)
+	if err != nil {
+		return nil, err
 	}
 	if cfg.BatchNodes > 0 {
 		if !spec.transductive {
@@ -307,10 +317,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 		}
 		m.layerGraphs = opts.LayerGraphs
 		// Per-layer edge lists are padded to one length with edges of one padding node.
-		padding = "linear:1"
-	}
-	if m.padding, err = parsePadding(padding); err != nil {
-		return nil, err
+		pads = paddingSpec{strategy: bucketing.Linear(1)}
 	}
 	if cfg.Attention.Layout() == layers.OverInteractionGraph && cfg.GlobalEdges {
 		m.numVirtual = cfg.VirtualNodes
@@ -323,6 +330,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if m.interaction, err = m.interactionOptions(); err != nil {
 		return nil, err
 	}
+	m.setPadding(ds, pads)
 	if cfg.PE != PENone {
 		m.pe = posenc.NewCache(cfg.PE == PERWSE, cfg.PESize)
 	}
@@ -353,15 +361,39 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 }
 
 // DefaultPadding is the batch padding of a backend. Every new input shape is compiled.
-// The pure-Go backend compiles a training graph in about 0.2 s, far less than padding to
-// a power of two costs (PATTERN's step: 1.3 s exact, 2.2 s padded), so it gets exact
-// shapes; XLA compiles for seconds, so batches of graphs are padded there. A
-// transductive graph has one shape.
+// The pure-Go backend compiles a training graph in about 0.2 s, less than padding
+// costs (PATTERN's step: 1.3 s exact, 2.2 s padded to powers of two), so it gets exact
+// shapes; XLA on a GPU compiles for 30–40 s a shape, so batches of graphs get a plan
+// there (a few shapes for the whole run, see parsePadding). A transductive graph has
+// one shape. An empty backend is the default one.
 func DefaultPadding(backend string, transductive bool) string {
-	if kind, _, _ := strings.Cut(backend, ":"); !transductive && kind != DefaultBackend {
-		return "pow2"
+	if kind, _, _ := strings.Cut(backend, ":"); !transductive && kind != "" && kind != DefaultBackend {
+		return "plan"
 	}
 	return "none"
+}
+
+// setPadding sets the model's padding from spec: a plan applies to batches of whole
+// graphs; a transductive graph keeps exact shapes (its sampled mini-batches pad to
+// powers of two, see sampleBatch).
+func (m *Model) setPadding(ds *data.Dataset, spec paddingSpec) {
+	switch {
+	case spec.strategy != nil:
+		m.padding = &padding{strategy: spec.strategy}
+		m.evalPadding = m.padding
+	case spec.trainLevels > 0 && !m.spec.transductive:
+		m.plan = m.planPadding(ds, spec)
+		m.padding, m.evalPadding = m.plan.train, m.plan.eval
+	}
+}
+
+// firstGraph returns the graph the model is built with: the first training graph
+// (graph 0 of a transductive data set, or without training graphs).
+func (m *Model) firstGraph(ds *data.Dataset) int {
+	if !m.spec.transductive && len(ds.Split.Train) > 0 {
+		return ds.Split.Train[0]
+	}
+	return 0
 }
 
 // firstBatch returns the batch that creates the model's variables: the first training
@@ -386,11 +418,8 @@ func (m *Model) firstBatch(ds *data.Dataset) (*Batch, error) {
 	if m.layerGraphs != nil {
 		return m.buildBatch(ds, []int{0}, nil, m.layerGraphs.H, m.padding)
 	}
-	first := 0
-	if !m.spec.transductive && len(ds.Split.Train) > 0 {
-		first = ds.Split.Train[0]
-	}
-	return m.BuildBatch(ds, []int{first}, nil)
+	// The first pass is an evaluation pass: its batch is padded as evaluation batches.
+	return m.buildBatch(ds, []int{m.firstGraph(ds)}, nil, nil, m.evalPadding)
 }
 
 // Close releases the model's compiled programs, variables and backend. The model must
@@ -473,7 +502,7 @@ func (m *Model) forward(b *Batch) (*tensors.Tensor, error) {
 		}
 		m.evalExec, m.evalIsCached = e, true
 	}
-	outs, err := m.evalExec.Call(b.tensors()...)
+	outs, err := m.execute(m.evalExec, programEval, b.tensors()...)
 	if err != nil {
 		return nil, fmt.Errorf("model: forward pass: %w", err)
 	}

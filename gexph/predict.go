@@ -110,10 +110,11 @@ func predictIndices(ds *data.Dataset, split string) ([]int, error) {
 }
 
 // inferBatches runs inference over the graphs graphs of ds in batches of the config's
-// size and hands each batch's output rows to use, in order.
+// size, padded as evaluation batches, and hands each batch's output rows to use, in
+// order.
 func (m *Model) inferBatches(ctx context.Context, ds *data.Dataset, graphs []int, use func(out []float32, b *Batch)) error {
 	parts := batchesOf(graphs, m.cfg.BatchSize)
-	stream := m.streamBatches(ctx, ds, parts)
+	stream := m.streamBatches(ctx, ds, parts, m.evalPadding)
 	defer stream.Stop()
 	for range parts {
 		if err := ctx.Err(); err != nil {

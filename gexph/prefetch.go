@@ -45,6 +45,7 @@ type batchStream struct {
 	m      *Model
 	ds     *data.Dataset
 	parts  [][]int
+	pad    *padding
 	next   int
 	ch     chan builtBatch
 	cancel context.CancelFunc
@@ -52,9 +53,10 @@ type batchStream struct {
 }
 
 // streamBatches starts a stream of the batches of parts of ds (graph indices, one
-// batch each). The caller takes them with Next and must call Stop.
-func (m *Model) streamBatches(ctx context.Context, ds *data.Dataset, parts [][]int) *batchStream {
-	s := &batchStream{m: m, ds: ds, parts: parts}
+// batch each), padded by pad (the model's training or evaluation padding). The caller
+// takes them with Next and must call Stop.
+func (m *Model) streamBatches(ctx context.Context, ds *data.Dataset, parts [][]int, pad *padding) *batchStream {
+	s := &batchStream{m: m, ds: ds, parts: parts, pad: pad}
 	depth := m.prefetchDepth()
 	if depth == 0 || len(parts) < 2 {
 		return s
@@ -65,7 +67,7 @@ func (m *Model) streamBatches(ctx context.Context, ds *data.Dataset, parts [][]i
 		defer close(s.done)
 		defer close(s.ch)
 		for _, part := range parts {
-			b, err := m.BuildBatch(ds, part, nil)
+			b, err := m.buildBatch(ds, part, nil, nil, pad)
 			if err == nil {
 				b.tensors() // the host tensors too, before the step asks
 			}
@@ -93,7 +95,7 @@ func (s *batchStream) Next() (*Batch, error) {
 	}
 	s.next++
 	if s.ch == nil {
-		return s.m.BuildBatch(s.ds, s.parts[s.next-1], nil)
+		return s.m.buildBatch(s.ds, s.parts[s.next-1], nil, nil, s.pad)
 	}
 	r, ok := <-s.ch
 	if !ok {

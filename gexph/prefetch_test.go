@@ -38,12 +38,12 @@ func TestBatchStreamStopsAndReportsBuildErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer m.Close()
-	s := m.streamBatches(context.Background(), ds, [][]int{{0, 1}, {2}, {3}, {4}})
+	s := m.streamBatches(context.Background(), ds, [][]int{{0, 1}, {2}, {3}, {4}}, m.padding)
 	if b, err := s.Next(); err != nil || b.NumGraphs != 2 {
 		t.Fatalf("first batch %v, %v", b, err)
 	}
 	s.Stop() // three built or being built, never taken
-	bad := m.streamBatches(context.Background(), ds, [][]int{{0}, {len(ds.Graphs)}, {1}})
+	bad := m.streamBatches(context.Background(), ds, [][]int{{0}, {len(ds.Graphs)}, {1}}, m.padding)
 	defer bad.Stop()
 	if _, err := bad.Next(); err != nil {
 		t.Fatal(err)

@@ -99,7 +99,7 @@ func (m *Model) AttentionScores(ds *data.Dataset) (*AttentionScores, error) {
 		return nil, fmt.Errorf("attention scores: %w", err)
 	}
 	defer exec.Finalize()
-	outs, err := exec.Call(b.tensors()...)
+	outs, err := m.execute(exec, programScores, b.tensors()...)
 	if err != nil {
 		return nil, fmt.Errorf("attention scores: %w", err)
 	}

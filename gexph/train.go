@@ -33,10 +33,11 @@ type TrainOptions struct {
 	OutDir string
 	// Backend is a backend spec for NewBackend ("" is the pure-Go backend).
 	Backend string
-	// Padding pads batches to bucketed shapes: "none", "pow2", "exp:B", "linear:S", or ""
-	// for "none" on the pure-Go backend and on a transductive graph, "pow2" for
-	// mini-batches on XLA. Padding never
-	// changes results; it lets compiled programs be reused.
+	// Padding pads batches to bucketed shapes: "none", "pow2", "exp:B", "linear:S",
+	// "plan" or "plan:T,E" (a few shapes planned for the run's batches: Model.PaddingPlan),
+	// or "" for "none" on the pure-Go backend and on a transductive graph, "plan" for
+	// batches of graphs on XLA. Padding never changes results; it lets compiled
+	// programs be reused.
 	Padding string
 	// Prefetch is the number of batches built ahead of the training step (see
 	// ModelOptions.Prefetch; 0: the backend's default).
@@ -108,6 +109,9 @@ type Result struct {
 	// Version is the toolkit's version: the module version and the commit it was built
 	// from, where the build recorded them (see Version).
 	Version string `json:"version"`
+	// CompileStats (compiled_shapes, compiled_shapes_by_program, compilations,
+	// compile_s) says what this call compiled and for how long.
+	CompileStats
 	// Config is the run's configuration.
 	Config Config `json:"config"`
 	// History holds every epoch's statistics.
@@ -242,7 +246,7 @@ func (m *Model) trainStep(b *Batch) (float64, []float32, error) {
 	if err := m.prepareTraining(); err != nil {
 		return 0, nil, err
 	}
-	outs, err := m.trainExec.Call(b.tensors()...)
+	outs, err := m.execute(m.trainExec, programTrain, b.tensors()...)
 	m.weightsChanged()
 	if err != nil {
 		return 0, nil, fmt.Errorf("train step: %w", err)
@@ -533,7 +537,7 @@ func (m *Model) trainEpoch(ctx context.Context, ds *data.Dataset, epoch int, pro
 	} else {
 		order := m.epochOrder(ds.Split.Train, epoch)
 		batches := batchesOf(order, m.cfg.BatchSize)
-		stream := m.streamBatches(ctx, ds, batches)
+		stream := m.streamBatches(ctx, ds, batches, m.padding)
 		defer stream.Stop()
 		for bi := range batches {
 			if err := ctx.Err(); err != nil {
@@ -731,6 +735,9 @@ func buildTrainModel(ctx context.Context, cfg Config, ds *data.Dataset, opts Tra
 		return nil, err
 	}
 	prog.Printf("gexph: %s, preset %q: %d parameters, backend %s", ds.Name, cfg.Preset, m.ParamCount(), m.Backend())
+	if plan := m.PaddingPlan(); plan != "" {
+		prog.Printf("%s", plan)
+	}
 	if m.pe != nil && !m.spec.transductive {
 		all := append(append(append([]int(nil), ds.Split.Train...), ds.Split.Val...), ds.Split.Test...)
 		prog.Phase("positional encodings of %d graphs", len(all))
@@ -766,6 +773,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		}
 		res.Seconds = time.Since(start).Seconds()
 		res.PeakRSSMB = sysinfo.PeakRSSMB()
+		res.CompileStats = m.CompileStats()
 		return res
 	}
 	interrupted := func(epoch int, err error) error {
@@ -795,6 +803,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 			return finish(), interrupted(epoch, err)
 		}
 		st, err := m.runEpoch(ctx, ds, epoch, info, prog)
+		st.setCompiles(m.CompileStats())
 		var diverged *DivergedError
 		if errors.As(err, &diverged) {
 			printEpoch(prog, st, m.cfg)
@@ -816,6 +825,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 	}
 	finish()
 	prog.Printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)
+	prog.Printf("%s", res.summary())
 	if rd != nil {
 		if err := jsonfile.Write(rd.Path(ResultFile), res); err != nil {
 			return res, fmt.Errorf("train: %w", err)

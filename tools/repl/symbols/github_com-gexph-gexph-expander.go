@@ -23,6 +23,7 @@ func init() {
 		"DefaultOptions":            reflect.ValueOf(expander.DefaultOptions),
 		"DefaultTol":                reflect.ValueOf(constant.MakeFromLiteral("0.1000000000000000000013552527156068805425093160010874271392822266", token.FLOAT, 0)),
 		"DeriveSeed":                reflect.ValueOf(expander.DeriveSeed),
+		"EdgeBound":                 reflect.ValueOf(expander.EdgeBound),
 		"EdgeExpander":              reflect.ValueOf(expander.EdgeExpander),
 		"EdgeGlobalIn":              reflect.ValueOf(expander.EdgeGlobalIn),
 		"EdgeGlobalOut":             reflect.ValueOf(expander.EdgeGlobalOut),

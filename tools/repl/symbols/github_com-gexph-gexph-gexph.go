@@ -14,6 +14,7 @@ func init() {
 		// function, constant and variable definitions
 		"Aggregate":                reflect.ValueOf(gexph.Aggregate),
 		"AggregateFile":            reflect.ValueOf(constant.MakeFromLiteral("\"aggregate.json\"", token.STRING, 0)),
+		"BackendLabel":             reflect.ValueOf(gexph.BackendLabel),
 		"BestCheckpointFile":       reflect.ValueOf(constant.MakeFromLiteral("\"best.ckpt\"", token.STRING, 0)),
 		"Better":                   reflect.ValueOf(gexph.Better),
 		"CSVLogFile":               reflect.ValueOf(constant.MakeFromLiteral("\"log.csv\"", token.STRING, 0)),
@@ -88,6 +89,7 @@ func init() {
 		"Batch":              reflect.ValueOf((*gexph.Batch)(nil)),
 		"CheckpointInfo":     reflect.ValueOf((*gexph.CheckpointInfo)(nil)),
 		"CheckpointVariable": reflect.ValueOf((*gexph.CheckpointVariable)(nil)),
+		"CompileStats":       reflect.ValueOf((*gexph.CompileStats)(nil)),
 		"Config":             reflect.ValueOf((*gexph.Config)(nil)),
 		"DivergedError":      reflect.ValueOf((*gexph.DivergedError)(nil)),
 		"EpochStats":         reflect.ValueOf((*gexph.EpochStats)(nil)),
