@@ -45,7 +45,8 @@ type TrainOptions struct {
 	// Log receives a progress line per epoch (and a bar on a terminal); nil is silent.
 	Log io.Writer
 	// Resume continues from OutDir/last.ckpt when it exists. The checkpoint's config
-	// must equal the run's apart from epochs and patience, and its data the run's.
+	// must equal the run's apart from epochs (no fewer than it has run) and patience,
+	// and its data the run's.
 	// Without last.ckpt the run starts afresh, but only where that overwrites nothing
 	// it would not write again (an empty directory, or what this same run left when it
 	// was killed before its first checkpoint); Train refuses otherwise.
