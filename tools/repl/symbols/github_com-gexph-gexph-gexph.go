@@ -14,6 +14,7 @@ func init() {
 		// function, constant and variable definitions
 		"Aggregate":                reflect.ValueOf(gexph.Aggregate),
 		"AggregateFile":            reflect.ValueOf(constant.MakeFromLiteral("\"aggregate.json\"", token.STRING, 0)),
+		"BackendLabel":             reflect.ValueOf(gexph.BackendLabel),
 		"BestCheckpointFile":       reflect.ValueOf(constant.MakeFromLiteral("\"best.ckpt\"", token.STRING, 0)),
 		"Better":                   reflect.ValueOf(gexph.Better),
 		"CSVLogFile":               reflect.ValueOf(constant.MakeFromLiteral("\"log.csv\"", token.STRING, 0)),
@@ -30,6 +31,7 @@ func init() {
 		"Evaluate":                 reflect.ValueOf(gexph.Evaluate),
 		"EvaluateSplits":           reflect.ValueOf(gexph.EvaluateSplits),
 		"ExistingRunFiles":         reflect.ValueOf(gexph.ExistingRunFiles),
+		"HasXLA":                   reflect.ValueOf(gexph.HasXLA),
 		"HeadBytes":                reflect.ValueOf(gexph.HeadBytes),
 		"HigherIsBetter":           reflect.ValueOf(gexph.HigherIsBetter),
 		"LastCheckpointFile":       reflect.ValueOf(constant.MakeFromLiteral("\"last.ckpt\"", token.STRING, 0)),
@@ -67,6 +69,7 @@ func init() {
 		"PresetNames":              reflect.ValueOf(gexph.PresetNames),
 		"ReadCheckpointInfo":       reflect.ValueOf(gexph.ReadCheckpointInfo),
 		"ReadCheckpointVariables":  reflect.ValueOf(gexph.ReadCheckpointVariables),
+		"ResolveBackend":           reflect.ValueOf(gexph.ResolveBackend),
 		"ResultFile":               reflect.ValueOf(constant.MakeFromLiteral("\"result.json\"", token.STRING, 0)),
 		"RunFiles":                 reflect.ValueOf(gexph.RunFiles),
 		"SetHalfMetrics":           reflect.ValueOf(gexph.SetHalfMetrics),
