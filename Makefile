@@ -14,7 +14,7 @@ GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
 RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./internal/rundir ./internal/logfile ./internal/progress ./gexph/metrics ./gexph/posenc ./gexph/buildcheck ./spectral/... ./expander/... ./data/... ./plots/...
 
-.PHONY: all build build-xla demo test test-short vet bench fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
+.PHONY: all build build-xla demo test test-short vet bench census fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
 all: build
 
@@ -52,6 +52,18 @@ vet:
 ## bench: the benchmark table (expanders, attention and GPS training steps).
 bench: build
 	$(GEXPH) bench -table
+
+## census: what the compiled training step and inference pass of the GPU check's presets
+## are made of (operations, gathers and scatters, transfers), into docs/results/census;
+## commit the files with any change to the model's programs (a test checks PATTERN's and
+## CLUSTER's).
+CENSUS_PRESETS := pattern cluster mnist peptides-func
+census: build
+	@mkdir -p docs/results/census
+	@for p in $(CENSUS_PRESETS); do \
+	  $(GEXPH) bench -case census -preset $$p -json > docs/results/census/$$p.json.tmp && \
+	  mv docs/results/census/$$p.json.tmp docs/results/census/$$p.json || exit 1; \
+	done
 
 ## fuzz: a short run of every fuzz target.
 fuzz:

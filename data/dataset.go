@@ -193,6 +193,16 @@ type Dataset struct {
 	// name turn some on (see LoadGNNBenchmark); data loaded by path only those asked for
 	// in LoadOptions.
 	Transforms []string
+	// Inferred lists what a loader inferred about the data set that its files do not say
+	// (an export without meta.json: the task from the labels' shape, the classes from
+	// the largest label, the feature kinds from the arrays' types); empty when the files
+	// say everything.
+	Inferred []string
+	// Unlabelled marks a data set without labels: graphs (or nodes) to predict on. Its
+	// Task then says only the level of its examples (node or graph), NumClasses is 0,
+	// node labels are all Unlabelled, graph labels Unlabelled and targets nil. It
+	// predicts (ValidateForPrediction) but neither trains nor evaluates.
+	Unlabelled bool
 }
 
 // Validate checks every invariant of the data set (index ranges, feature shapes, label
@@ -204,11 +214,28 @@ type Dataset struct {
 // examples), but the loaders that read split files refuse an empty one. No split may
 // repeat an index, and no index may be in two splits.
 func (d *Dataset) Validate() error {
+	if d.Unlabelled {
+		return fmt.Errorf("data set %q has no labels: it is for predictions only (training and evaluation need labels)", d.Name)
+	}
+	return d.validate(true)
+}
+
+// ValidateForPrediction checks what Validate checks except what only training needs:
+// the train and val splits may be empty (new graphs to predict on may all be test
+// graphs, or in no split), and an Unlabelled data set is accepted.
+func (d *Dataset) ValidateForPrediction() error { return d.validate(false) }
+
+// validate checks the data set's invariants; forTraining also asks for non-empty train
+// and val splits.
+func (d *Dataset) validate(forTraining bool) error {
 	if len(d.Graphs) == 0 {
 		return fmt.Errorf("data set %q: no graphs", d.Name)
 	}
 	if d.Transductive && len(d.Graphs) != 1 {
 		return fmt.Errorf("data set %q: transductive but holds %d graphs", d.Name, len(d.Graphs))
+	}
+	if d.Unlabelled {
+		return d.validateUnlabelled()
 	}
 	if (d.Task == NodeClassification || d.Task == GraphClassification) && (d.NumClasses < 1 || d.NumClasses > MaxClasses) {
 		return fmt.Errorf("data set %q: %d classes, outside [1, MaxClasses = %d]", d.Name, d.NumClasses, MaxClasses)
@@ -243,7 +270,7 @@ func (d *Dataset) Validate() error {
 	if d.Transductive {
 		limit, what = d.Graphs[0].NumNodes, "node"
 	}
-	if err := d.Split.validate(limit, what); err != nil {
+	if err := d.Split.validate(limit, what, forTraining); err != nil {
 		return fmt.Errorf("data set %q: %w", d.Name, err)
 	}
 	if d.Transductive && d.Task == NodeClassification {
@@ -262,15 +289,47 @@ func (d *Dataset) Validate() error {
 	return nil
 }
 
+// validateUnlabelled checks an Unlabelled data set: its graphs, no labels anywhere, its
+// split.
+func (d *Dataset) validateUnlabelled() error {
+	if d.NumClasses != 0 {
+		return fmt.Errorf("data set %q: unlabelled but %d classes", d.Name, d.NumClasses)
+	}
+	for gi := range d.Graphs {
+		g := &d.Graphs[gi]
+		if err := g.Validate(); err != nil {
+			return fmt.Errorf("data set %q: graph %d: %w", d.Name, gi, err)
+		}
+		labelled := g.Targets != nil || d.Task != NodeClassification && g.Label != Unlabelled
+		for _, y := range g.NodeLabels {
+			labelled = labelled || y != Unlabelled
+		}
+		if labelled {
+			return fmt.Errorf("data set %q: unlabelled, but graph %d carries labels", d.Name, gi)
+		}
+		if d.Task == NodeClassification && g.NodeLabels == nil {
+			return fmt.Errorf("data set %q: graph %d: node task but no node labels (all Unlabelled, -1, when unknown)", d.Name, gi)
+		}
+	}
+	limit, what := len(d.Graphs), "graph"
+	if d.Transductive {
+		limit, what = d.Graphs[0].NumNodes, "node"
+	}
+	if err := d.Split.validate(limit, what, false); err != nil {
+		return fmt.Errorf("data set %q: %w", d.Name, err)
+	}
+	return nil
+}
+
 // splitNames names the parts of a Split in the order of splitParts.
 var splitNames = [3]string{"train", "val", "test"}
 
 func (s *Split) parts() [3][]int { return [3][]int{s.Train, s.Val, s.Test} }
 
 // validate checks that every index is in [0, limit), that the train and val parts are
-// not empty, that no part repeats an index and that no index is in two parts; what
-// names the indices ("node" or "graph").
-func (s *Split) validate(limit int, what string) error {
+// not empty (forTraining), that no part repeats an index and that no index is in two
+// parts; what names the indices ("node" or "graph").
+func (s *Split) validate(limit int, what string, forTraining bool) error {
 	parts := s.parts()
 	for p, idx := range parts {
 		for _, i := range idx {
@@ -280,7 +339,7 @@ func (s *Split) validate(limit int, what string) error {
 		}
 	}
 	for p := range 2 {
-		if len(parts[p]) == 0 {
+		if forTraining && len(parts[p]) == 0 {
 			return fmt.Errorf("%s split is empty: training needs at least one %s in the train and in the val split", splitNames[p], what)
 		}
 	}

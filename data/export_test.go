@@ -158,7 +158,6 @@ func TestLoadExportNamesTheFault(t *testing.T) {
 		edit func(t *testing.T, dir string)
 		want string
 	}{
-		{"no meta", func(t *testing.T, dir string) { os.Remove(filepath.Join(dir, "meta.json")) }, "meta.json"},
 		{"other format", func(t *testing.T, dir string) {
 			os.WriteFile(filepath.Join(dir, "meta.json"), []byte(`{"format":"pyg","version":1}`), 0o644)
 		}, `format "pyg"`},

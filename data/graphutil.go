@@ -232,6 +232,35 @@ func (f *Features) AddDenseTo(dst []float32) {
 	}
 }
 
+// ToDense returns dense or sparse features as a dense matrix (the same values); other
+// kinds are returned as they are.
+func (f *Features) ToDense() Features {
+	if f.Kind != Sparse {
+		return *f
+	}
+	out := Features{Kind: Dense, Rows: f.Rows, Cols: f.Cols, Dense: make([]float32, f.Rows*f.Cols)}
+	f.AddDenseTo(out.Dense)
+	return out
+}
+
+// ToSparse returns dense or sparse features as a CSR matrix of the non-zero values (the
+// same matrix); other kinds are returned as they are.
+func (f *Features) ToSparse() Features {
+	if f.Kind != Dense {
+		return *f
+	}
+	out := Features{Kind: Sparse, Rows: f.Rows, Cols: f.Cols, Indptr: make([]int64, 1, f.Rows+1)}
+	for r := range f.Rows {
+		for c, v := range f.Dense[r*f.Cols : (r+1)*f.Cols] {
+			if v != 0 {
+				out.Indices, out.Values = append(out.Indices, int32(c)), append(out.Values, v)
+			}
+		}
+		out.Indptr = append(out.Indptr, int64(len(out.Indices)))
+	}
+	return out
+}
+
 // SelectRows returns the features of the given rows, in that order (a row may repeat);
 // an index outside [0, Rows) is an error.
 func (f *Features) SelectRows(rows []int32) (Features, error) {

@@ -433,7 +433,7 @@ func FuzzReadSplitFile(f *testing.F) {
 			}
 		}
 		s := Split{Train: sf.idx, Val: []int{n}, Test: []int{}}
-		if err := s.validate(n+1, "node"); err != nil {
+		if err := s.validate(n+1, "node", true); err != nil {
 			t.Fatalf("accepted split file fails validation: %v", err)
 		}
 	})

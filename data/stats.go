@@ -24,6 +24,10 @@ type Stats struct {
 	AvgEdges float64 `json:"avg_edges"`
 	// Transforms lists what the loader changed in the data as read (Dataset.Transforms).
 	Transforms []string `json:"transforms,omitempty"`
+	// Inferred lists what the loader inferred that the files do not say
+	// (Dataset.Inferred); Unlabelled marks data without labels (Dataset.Unlabelled).
+	Inferred   []string `json:"inferred,omitempty"`
+	Unlabelled bool     `json:"unlabelled,omitempty"`
 }
 
 // Stats computes the data set's summary statistics.
@@ -31,7 +35,7 @@ func (d *Dataset) Stats() Stats {
 	s := Stats{
 		Name: d.Name, Task: d.Task.String(), Graphs: len(d.Graphs), Classes: d.NumClasses,
 		Train: len(d.Split.Train), Val: len(d.Split.Val), Test: len(d.Split.Test),
-		Transforms: d.Transforms,
+		Transforms: d.Transforms, Inferred: d.Inferred, Unlabelled: d.Unlabelled,
 	}
 	var scratch pairScratch
 	for i := range d.Graphs {

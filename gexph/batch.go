@@ -621,7 +621,10 @@ func (m *Model) addLabels(b *Batch, ds *data.Dataset, lossNodes []int, in *Input
 	b.Rows = b.NumGraphs
 	weights := make([]float32, gp)
 	for g := range b.NumGraphs {
-		weights[g] = 1
+		// Unlabelled graphs (data to predict on) weigh nothing.
+		if !ds.Unlabelled {
+			weights[g] = 1
+		}
 	}
 	b.Weights = weights
 	in.Weights = f32Array(weights, gp)
@@ -630,7 +633,10 @@ func (m *Model) addLabels(b *Batch, ds *data.Dataset, lossNodes []int, in *Input
 		for i, gi := range b.Graphs {
 			labels[i] = ds.Graphs[gi].Label
 		}
-		b.Labels = labels[:b.NumGraphs]
+		b.Labels = slices.Clone(labels[:b.NumGraphs])
+		for i, y := range labels {
+			labels[i] = max(y, 0) // the model sees class 0 for an unlabelled graph
+		}
 		in.Labels = i32Array(labels, gp)
 		return
 	}

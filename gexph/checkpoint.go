@@ -76,6 +76,10 @@ type CheckpointInfo struct {
 	BestVal float64 `json:"best_val"`
 	// History holds the statistics of the completed epochs.
 	History []EpochStats `json:"history"`
+	// Schema is what the model needs of its data (task, features, outputs): data of
+	// another schema is refused by name, data of this one accepted; nil in checkpoints
+	// of older versions (their schema is read from their variables).
+	Schema *Schema `json:"schema,omitempty"`
 	// Half is set in a checkpoint written by WriteHalfCheckpoint, whose float32
 	// variables are stored as float16; nil otherwise.
 	Half *HalfPrecision `json:"half,omitempty"`

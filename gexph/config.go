@@ -14,6 +14,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/internal/jsonfile"
 	"github.com/gexph/gexph/layers"
@@ -392,6 +393,19 @@ func (c *Config) validateSampling() error {
 
 // HigherIsBetter tells whether a larger value of the metric is better (all but mae).
 func HigherIsBetter(metric string) bool { return metric != MetricMAE }
+
+// DefaultMetric is the usual model-selection metric of a task: accuracy for
+// classification, average precision for multi-label and mean absolute error for
+// regression tasks.
+func DefaultMetric(task data.Task) string {
+	switch task {
+	case data.GraphMultiLabel:
+		return MetricAP
+	case data.GraphRegression:
+		return MetricMAE
+	}
+	return MetricAccuracy
+}
 
 // Better tells whether value a of the metric beats value b.
 func Better(metric string, a, b float64) bool {

@@ -51,30 +51,26 @@ type dataSpec struct {
 }
 
 // newDataSpec inspects ds and checks that every graph has features of the same kind
-// and width.
-func newDataSpec(ds *data.Dataset) (dataSpec, error) {
+// and width; a model of a checkpoint (schema not nil) takes the checkpoint's outputs and
+// embedding tables instead of those of ds (Schema.Accepts has checked that they fit).
+func newDataSpec(ds *data.Dataset, schema *Schema) (dataSpec, error) {
+	s, err := describeData(ds)
+	if err != nil {
+		return s, err
+	}
+	if schema != nil {
+		s.adopt(*schema)
+	}
+	return s, s.setOutputs()
+}
+
+// describeData returns what ds's graphs say of the model's inputs and task, before the
+// outputs are checked.
+func describeData(ds *data.Dataset) (dataSpec, error) {
 	if ds == nil || len(ds.Graphs) == 0 {
 		return dataSpec{}, errors.New("model: empty data set")
 	}
 	s := dataSpec{name: ds.Name, task: ds.Task, numClasses: ds.NumClasses, transductive: ds.Transductive}
-	switch ds.Task {
-	case data.NodeClassification, data.GraphClassification:
-		if ds.NumClasses < 2 {
-			return s, fmt.Errorf("model: data set %q: %d classes, want ≥ 2", ds.Name, ds.NumClasses)
-		}
-		s.outDim = ds.NumClasses
-		if ds.NumClasses == 2 {
-			s.outDim = 1 // one logit, as GraphGym does for binary tasks
-		}
-		s.nodeLevel = ds.Task == data.NodeClassification
-	case data.GraphMultiLabel, data.GraphRegression:
-		if ds.NumClasses < 1 {
-			return s, fmt.Errorf("model: data set %q: %d targets, want ≥ 1", ds.Name, ds.NumClasses)
-		}
-		s.numTargets, s.outDim = ds.NumClasses, ds.NumClasses
-	default:
-		return s, fmt.Errorf("model: data set %q: task %s is not supported", ds.Name, ds.Task)
-	}
 	merge := func(what string, dst *featSpec, f *data.Features, gi int) error {
 		dst.rows += f.Rows
 		dst.nnz += len(f.Indices)
@@ -106,6 +102,30 @@ func newDataSpec(ds *data.Dataset) (dataSpec, error) {
 		}
 	}
 	return s, nil
+}
+
+// setOutputs sets the model's outputs per row from the task and its classes or
+// targets, and which rows it predicts (nodes or graphs).
+func (s *dataSpec) setOutputs() error {
+	switch s.task {
+	case data.NodeClassification, data.GraphClassification:
+		if s.numClasses < 2 {
+			return fmt.Errorf("model: data set %q: %d classes, want ≥ 2", s.name, s.numClasses)
+		}
+		s.outDim = s.numClasses
+		if s.numClasses == 2 {
+			s.outDim = 1 // one logit, as GraphGym does for binary tasks
+		}
+		s.nodeLevel = s.task == data.NodeClassification
+	case data.GraphMultiLabel, data.GraphRegression:
+		if s.numClasses < 1 {
+			return fmt.Errorf("model: data set %q: %d targets, want ≥ 1", s.name, s.numClasses)
+		}
+		s.numTargets, s.outDim = s.numClasses, s.numClasses
+	default:
+		return fmt.Errorf("model: data set %q: task %s is not supported", s.name, s.task)
+	}
+	return nil
 }
 
 // defaultLoss returns the loss used when Config.Loss is empty.
@@ -163,6 +183,9 @@ type ModelOptions struct {
 	// outputs and gradients handed back as float32. It is a reference for float32
 	// backends (compare.Options.ReferenceFloat64), not a training mode.
 	Float64 bool
+	// schema, when not nil, is the schema of the checkpoint the model is built for: its
+	// outputs and embedding tables are the checkpoint's, not the data set's.
+	schema *Schema
 }
 
 // Model is an Exphormer (GraphGPS) model for one data set: the configuration, what it
@@ -242,7 +265,7 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	if err := checkWeights(cfg, sysinfo.MemoryBudget()); err != nil {
 		return nil, err
 	}
-	spec, err := newDataSpec(ds)
+	spec, err := newDataSpec(ds, opts.schema)
 	if err != nil {
 		return nil, err
 	}

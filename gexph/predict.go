@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gomlx/gomlx/core/tensors"
+	"github.com/gomlx/gomlx/ml/model"
 )
 
 // Prediction is a model's output for one example: a node (of a transductive graph, or
@@ -190,8 +192,11 @@ func softmax(logits []float32) []float64 {
 	return out
 }
 
-// loadCheckpointModel builds the model of the checkpoint at path for ds (cut as the
-// checkpoint's config says) and loads its weights.
+// loadCheckpointModel builds the model of the checkpoint at path for ds and loads its
+// weights. ds may be the data the run trained on (its split then cut as the checkpoint's
+// config says) or any other data whose schema the checkpoint's accepts (used whole,
+// its node features converted between dense and sparse to the checkpoint's kind); data
+// of another schema is refused, naming what differs.
 func loadCheckpointModel(path string, ds *data.Dataset, opts ModelOptions) (*Model, *data.Dataset, *loadedCheckpoint, error) {
 	ck, err := readCheckpoint(path)
 	if err != nil {
@@ -200,21 +205,96 @@ func loadCheckpointModel(path string, ds *data.Dataset, opts ModelOptions) (*Mod
 	if ds == nil {
 		return nil, nil, nil, errors.New("evaluate: nil data set")
 	}
-	if err := ds.Validate(); err != nil {
+	if err := ds.ValidateForPrediction(); err != nil {
 		return nil, nil, nil, fmt.Errorf("evaluate: %w", err)
 	}
+	schema, err := ck.schemaFor(path, ds)
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	cfg := ck.info.Config
-	ds = subsetSplit(ds, &cfg)
+	if ck.trainedOn(ds) {
+		ds = subsetSplit(ds, &cfg)
+	}
+	ds = withNodeFeatureKind(ds, schema.NodeFeatures.Kind)
+	opts.schema = &schema
 	m, err := NewModelWithOptions(cfg, ds, opts)
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	if err := ck.restore(m.store); err != nil {
+	if err := ck.restoreAll(m.store); err != nil {
 		m.Close()
-		return nil, nil, nil, err
+		return nil, nil, nil, fmt.Errorf("%s: %w", path, err)
 	}
 	m.weightsChanged()
 	return m, ds, ck, nil
+}
+
+// schemaFor returns the checkpoint's schema (recorded, or read from its variables and
+// completed by the data's) once it accepts the schema of ds; else an error naming
+// each property that differs.
+func (ck *loadedCheckpoint) schemaFor(path string, ds *data.Dataset) (Schema, error) {
+	have, err := SchemaOf(ds)
+	if err != nil {
+		return Schema{}, err
+	}
+	want := schemaFromVariables(ck.vars)
+	if ck.info.Schema != nil {
+		want = *ck.info.Schema
+	}
+	if err := want.Accepts(have); err != nil {
+		return Schema{}, fmt.Errorf("checkpoint %s does not fit data set %s: %w", path, ds.Name, err)
+	}
+	return want.completedBy(have), nil
+}
+
+// trainedOn tells whether ds is the data the checkpoint's run trained on: the same
+// fingerprint (the name, for checkpoints that recorded none).
+func (ck *loadedCheckpoint) trainedOn(ds *data.Dataset) bool {
+	if ck.info.DatasetFingerprint == "" {
+		return ds.Name == ck.info.Dataset
+	}
+	return ds.Fingerprint() == ck.info.DatasetFingerprint
+}
+
+// restoreAll restores the checkpoint's variables into store and checks that it held
+// every trainable variable the model has: a model built for other inputs would
+// otherwise keep some of its initial weights.
+func (ck *loadedCheckpoint) restoreAll(store *model.Store) error {
+	if err := ck.restore(store); err != nil {
+		return err
+	}
+	saved := map[string]bool{}
+	for _, v := range ck.vars {
+		saved[v.Path] = true
+	}
+	for v := range store.IterVariables() {
+		if v.Trainable && !saved[v.Path()] {
+			return fmt.Errorf("the checkpoint has no variable %s, which the model needs", v.Path())
+		}
+	}
+	return nil
+}
+
+// withNodeFeatureKind returns ds with dense node features made sparse, or sparse ones
+// dense, when the checkpoint's model reads the other kind (a shallow copy; ds is not
+// modified); ds itself otherwise.
+func withNodeFeatureKind(ds *data.Dataset, kind string) *data.Dataset {
+	from := map[string]data.FeatureKind{"dense": data.Sparse, "sparse": data.Dense}[kind]
+	if from == data.NoFeatures || ds.Graphs[0].Node.Kind != from {
+		return ds
+	}
+	out := *ds
+	out.Graphs = slices.Clone(ds.Graphs)
+	for i := range out.Graphs {
+		f := &out.Graphs[i].Node
+		if kind == "dense" {
+			*f = f.ToDense()
+		} else {
+			*f = f.ToSparse()
+		}
+	}
+	return &out
 }
 
 // LoadModel builds the model of the checkpoint at path for the data set ds (with the

@@ -706,7 +706,8 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 		return nil, err
 	}
 	defer m.Close()
-	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint}
+	schema := m.spec.schema()
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint, Schema: &schema}
 	switch {
 	case ck != nil:
 		if err := ck.restore(m.store); err != nil {
@@ -1015,6 +1016,9 @@ func logTransforms(log io.Writer, ds *data.Dataset) {
 	if log == nil {
 		return
 	}
+	for _, what := range ds.Inferred {
+		fmt.Fprintf(log, "· data set %s inferred: %s\n", ds.Name, what)
+	}
 	if len(ds.Transforms) == 0 {
 		fmt.Fprintf(log, "· data set %s as read, no transforms\n", ds.Name)
 		return
@@ -1069,6 +1073,9 @@ func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts Mod
 		}
 	}
 	SetupRuntime()
+	if ds != nil && ds.Unlabelled {
+		return nil, fmt.Errorf("evaluate %s: data set %q has no labels: predict on it (gexph predict); evaluating needs labels", path, ds.Name)
+	}
 	m, ds, ck, err := loadCheckpointModel(path, ds, opts)
 	if err != nil {
 		return nil, err

@@ -371,6 +371,13 @@ func (a *Array) Strings() ([]string, error) {
 // Len returns the number of elements.
 func (a *Array) Len() int { return len(a.data) / a.size }
 
+// IsFloat tells whether the array holds floating-point numbers (float16, float32 or
+// float64), not integers, booleans or strings.
+func (a *Array) IsFloat() bool { return a.kind == 'f' }
+
+// IsBool tells whether the array holds booleans.
+func (a *Array) IsBool() bool { return a.kind == 'b' }
+
 // Int64s returns the elements of an integer or boolean array.
 func (a *Array) Int64s() ([]int64, error) {
 	out := make([]int64, a.Len())

@@ -77,55 +77,13 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 	if cfg.Steps < 1 || cfg.Batch < 0 {
 		return ModelBenchResult{}, fmt.Errorf("model benchmark: need Steps ≥ 1 and Batch ≥ 0, got %d and %d", cfg.Steps, cfg.Batch)
 	}
-	mc, err := gexph.Preset(cfg.Preset)
+	mb, err := loadModelBatch(cfg)
 	if err != nil {
-		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
+		return ModelBenchResult{}, err
 	}
-	if cfg.Set != "" {
-		if mc, err = gexph.ParseConfig(mc, cfg.Set); err != nil {
-			return ModelBenchResult{}, fmt.Errorf("model benchmark: -set: %w", err)
-		}
-	}
-	if cfg.Batch > 0 {
-		mc.BatchSize = cfg.Batch
-	}
-	spec := cfg.Dataset
-	if spec == "" {
-		switch cfg.Preset {
-		case "scaling":
-			return ModelBenchResult{}, fmt.Errorf("model benchmark: preset %q needs a data set such as planted:100000", cfg.Preset)
-		case "demo":
-			spec = "pattern"
-		default:
-			spec = cfg.Preset
-		}
-	}
-	// Generated sets only need one batch of training graphs (and one of each other split).
-	ds, err := data.Load(spec, data.LoadOptions{DataDir: cfg.DataDir, Seed: mc.Seed,
-		TrainGraphs: mc.BatchSize, ValGraphs: 1, TestGraphs: 1, MaxBytes: sysinfo.MemoryBudget().Bytes / 2})
-	if err != nil {
-		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
-	}
-	if !cfg.NoMemoryCheck {
-		if err := gexph.CheckMemory(mc, ds); err != nil {
-			return ModelBenchResult{}, fmt.Errorf("model benchmark: %w (-no-memory-check measures it anyway)", err)
-		}
-	}
-	sysinfo.ResetPeakRSS()
-	m, err := gexph.NewModelWithOptions(mc, ds, gexph.ModelOptions{Backend: cfg.Backend})
-	if err != nil {
-		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
-	}
-	defer m.Close()
-	graphs, lossNodes := []int{0}, ds.Split.Train
-	if !ds.Transductive {
-		graphs, lossNodes = ds.Split.Train[:min(mc.BatchSize, len(ds.Split.Train))], nil
-	}
-	b, err := m.BuildBatch(ds, graphs, lossNodes)
-	if err != nil {
-		return ModelBenchResult{}, fmt.Errorf("model benchmark: %w", err)
-	}
-	res := ModelBenchResult{Preset: cfg.Preset, Dataset: ds.Name, Params: m.ParamCount(),
+	defer mb.m.Close()
+	m, b, mc := mb.m, mb.b, mb.cfg
+	res := ModelBenchResult{Preset: cfg.Preset, Dataset: mb.ds.Name, Params: m.ParamCount(),
 		Graphs: b.NumGraphs, Nodes: b.NumNodes, Edges: b.NumEdges, InteractionEdges: b.NumInteraction}
 	if err := m.SetLearningRate(mc.LearningRate); err != nil {
 		return res, fmt.Errorf("model benchmark: %w", err)
@@ -176,4 +134,101 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 	res.NodesPerSec = float64(res.Nodes) / (res.MsPerStep / 1000)
 	res.PeakRSSMB = sysinfo.PeakRSSMB()
 	return res, nil
+}
+
+// modelBatch is a preset's model and one training batch of its data set.
+type modelBatch struct {
+	cfg gexph.Config
+	ds  *data.Dataset
+	m   *gexph.Model
+	b   *gexph.Batch
+}
+
+// loadModelBatch builds the model of cfg's preset (with cfg.Set) on its data set and one
+// training batch: cfg.Batch graphs (the preset's batch size when 0), or the whole graph
+// of a transductive data set. The caller closes the model.
+func loadModelBatch(cfg ModelBenchConfig) (*modelBatch, error) {
+	mc, err := gexph.Preset(cfg.Preset)
+	if err != nil {
+		return nil, fmt.Errorf("model benchmark: %w", err)
+	}
+	if cfg.Set != "" {
+		if mc, err = gexph.ParseConfig(mc, cfg.Set); err != nil {
+			return nil, fmt.Errorf("model benchmark: -set: %w", err)
+		}
+	}
+	if cfg.Batch > 0 {
+		mc.BatchSize = cfg.Batch
+	}
+	spec := cfg.Dataset
+	if spec == "" {
+		switch cfg.Preset {
+		case "scaling":
+			return nil, fmt.Errorf("model benchmark: preset %q needs a data set such as planted:100000", cfg.Preset)
+		case "demo":
+			spec = "pattern"
+		default:
+			spec = cfg.Preset
+		}
+	}
+	// Generated sets only need one batch of training graphs (and one of each other split).
+	ds, err := data.Load(spec, data.LoadOptions{DataDir: cfg.DataDir, Seed: mc.Seed,
+		TrainGraphs: mc.BatchSize, ValGraphs: 1, TestGraphs: 1, MaxBytes: sysinfo.MemoryBudget().Bytes / 2})
+	if err != nil {
+		return nil, fmt.Errorf("model benchmark: %w", err)
+	}
+	if !cfg.NoMemoryCheck {
+		if err := gexph.CheckMemory(mc, ds); err != nil {
+			return nil, fmt.Errorf("model benchmark: %w (-no-memory-check measures it anyway)", err)
+		}
+	}
+	sysinfo.ResetPeakRSS()
+	m, err := gexph.NewModelWithOptions(mc, ds, gexph.ModelOptions{Backend: cfg.Backend})
+	if err != nil {
+		return nil, fmt.Errorf("model benchmark: %w", err)
+	}
+	graphs, lossNodes := []int{0}, ds.Split.Train
+	if !ds.Transductive {
+		graphs, lossNodes = ds.Split.Train[:min(mc.BatchSize, len(ds.Split.Train))], nil
+	}
+	b, err := m.BuildBatch(ds, graphs, lossNodes)
+	if err != nil {
+		m.Close()
+		return nil, fmt.Errorf("model benchmark: %w", err)
+	}
+	return &modelBatch{cfg: mc, ds: ds, m: m, b: b}, nil
+}
+
+// CensusResult is the census of a preset's training step and inference pass on one
+// batch (gexph.Model.Census). The JSON names are stable.
+type CensusResult struct {
+	// Preset and Dataset are what was counted; the batch as in ModelBenchResult.
+	Preset           string `json:"preset"`
+	Dataset          string `json:"dataset"`
+	Params           int    `json:"params"`
+	Graphs           int    `json:"graphs"`
+	Nodes            int    `json:"nodes"`
+	InteractionEdges int    `json:"interaction_edges"`
+	// Train and Inference are the two programs' censuses.
+	Train     *gexph.Census `json:"train"`
+	Inference *gexph.Census `json:"inference"`
+}
+
+// RunCensus counts what the compiled training step and inference pass of a preset's
+// model are made of, on one batch of its data set (cfg as for RunModelBenchmark; Steps
+// and CPUProfile unused). Nothing is run: the programs are built and compiled only.
+func RunCensus(cfg ModelBenchConfig) (CensusResult, error) {
+	mb, err := loadModelBatch(cfg)
+	if err != nil {
+		return CensusResult{}, err
+	}
+	defer mb.m.Close()
+	b := mb.b
+	res := CensusResult{Preset: cfg.Preset, Dataset: mb.ds.Name, Params: mb.m.ParamCount(),
+		Graphs: b.NumGraphs, Nodes: b.NumNodes, InteractionEdges: b.NumInteraction}
+	if res.Train, err = mb.m.Census(b, true); err != nil {
+		return res, err
+	}
+	res.Inference, err = mb.m.Census(b, false)
+	return res, err
 }

@@ -45,8 +45,8 @@ type benchReport struct {
 }
 
 func runBench(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("bench", "-case model -preset NAME [-dataset SPEC] [-set JSON] [-batch B] | -case expander|attention|gps|scaling -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
-	kind := fs.String("case", "model", "what to measure: model (a training step of a preset's whole model), expander, attention, gps (one layer's training step on a random graph), or scaling (one point of the scaling suite: a training epoch of the GCN + attention model on a planted-partition graph of n nodes)")
+	fs := newFlagSet("bench", "-case model|census -preset NAME [-dataset SPEC] [-set JSON] [-batch B] | -case expander|attention|gps|scaling -n N [-e E] [-d D] [-hidden 64] [-heads 4] [-backend B] [-json] | -table", stderr)
+	kind := fs.String("case", "model", "what to measure: model (a training step of a preset's whole model), census (what the compiled training step and inference pass of a preset's model are made of: operations by kind, gathers and scatters with their sizes, host-device transfers; nothing runs), expander, attention, gps (one layer's training step on a random graph), or scaling (one point of the scaling suite: a training epoch of the GCN + attention model on a planted-partition graph of n nodes)")
 	preset := fs.String("preset", "pattern", "model case: the preset ("+strings.Join(gexph.PresetNames(), ", ")+")")
 	dataset := fs.String("dataset", "", "model case: the data set (default: the preset's; planted:N for the scaling preset)")
 	set := fs.String("set", "", `model case: JSON object of config fields overriding the preset, e.g. '{"hidden_dim":64}'`)
@@ -81,6 +81,9 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	case "model":
 		return benchModel(stdout, bench.ModelBenchConfig{Preset: *preset, Dataset: *dataset, Set: *set, Batch: *batch,
 			Steps: *steps, Backend: *backend, DataDir: *dataDir, CPUProfile: *cpuProfile, NoMemoryCheck: *noMemCheck}, *asJSON)
+	case "census":
+		return benchCensus(stdout, bench.ModelBenchConfig{Preset: *preset, Dataset: *dataset, Set: *set, Batch: *batch,
+			Backend: *backend, DataDir: *dataDir, NoMemoryCheck: *noMemCheck}, *asJSON)
 	case "expander":
 		rep, err = benchExpander(*n, *d, *seed)
 	case suite.SuiteScaling:
@@ -93,7 +96,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		rep = benchReport{Case: *kind, N: *n, E: *e, Hidden: *hidden, Heads: *heads, Backend: *backend,
 			MsPerStep: res.MedianMs, WarmupMs: res.WarmupMs, PeakRSSMB: res.PeakRSSMB}
 	default:
-		return fmt.Errorf("unknown -case %q (choices: model, expander, attention, gps, scaling)", *kind)
+		return fmt.Errorf("unknown -case %q (choices: model, census, expander, attention, gps, scaling)", *kind)
 	}
 	if err != nil {
 		return err
@@ -102,6 +105,35 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 		return writeJSON(stdout, rep)
 	}
 	return printBenchTable(stdout, []benchReport{rep})
+}
+
+// benchCensus prints the census of a preset's compiled training step and inference pass.
+func benchCensus(stdout io.Writer, cfg bench.ModelBenchConfig, asJSON bool) error {
+	res, err := bench.RunCensus(cfg)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		return writeJSON(stdout, res)
+	}
+	fmt.Fprintf(stdout, "preset %s on %s: %d parameters; batch of %d graphs, %d nodes, %d interaction edges\n",
+		res.Preset, res.Dataset, res.Params, res.Graphs, res.Nodes, res.InteractionEdges)
+	for _, c := range []*gexph.Census{res.Train, res.Inference} {
+		t := c.Transfers
+		fmt.Fprintf(stdout, "\n%s: %d operations, %.3g output elements; per call %d arrays host→device (%.1f MB), %d device→host (%.1f kB); %d variables on the device (%.1f MB)\n",
+			c.Program, c.Ops, float64(c.Elements), t.HostToDevice, float64(t.HostToDeviceBytes)/1e6, t.DeviceToHost, float64(t.DeviceToHostBytes)/1e3, t.Variables, float64(t.VariableBytes)/1e6)
+		w := tabwriter.NewWriter(stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(w, "operation\tcount\telements\t")
+		for _, k := range c.ByKind[:min(len(c.ByKind), 15)] {
+			fmt.Fprintf(w, "%s\t%d\t%.3g\t\n", k.Kind, k.Count, float64(k.Elements))
+		}
+		w.Flush()
+		fmt.Fprintln(stdout, "gathers and scatters (operand, indices → output) × count:")
+		for _, op := range c.Indexed[:min(len(c.Indexed), 12)] {
+			fmt.Fprintf(stdout, "  %-12s %v, %v → %v × %d\n", op.Kind, op.Operand, op.Indices, op.Output, op.Count)
+		}
+	}
+	return nil
 }
 
 // benchModel measures training steps of a preset's whole model in this process.

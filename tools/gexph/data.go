@@ -146,13 +146,24 @@ func runData(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "nodes      %d (%.1f per graph)\n", s.Nodes, s.AvgNodes)
 	fmt.Fprintf(stdout, "edges      %d stored, %d undirected (%.1f undirected per graph)\n", s.Edges, s.EdgesUndirected, s.AvgEdges)
 	fmt.Fprintf(stdout, "features   %d per node, %d per edge\n", s.Features, s.EdgeFeatures)
-	fmt.Fprintf(stdout, "classes    %d\n", s.Classes)
+	if s.Unlabelled {
+		fmt.Fprintf(stdout, "classes    none: unlabelled (to predict on)\n")
+	} else {
+		fmt.Fprintf(stdout, "classes    %d\n", s.Classes)
+	}
 	unit := "graphs"
 	if ds.Transductive {
 		unit = "nodes"
 	}
 	fmt.Fprintf(stdout, "split      %d / %d / %d %s (train / val / test)\n", s.Train, s.Val, s.Test, unit)
 	fmt.Fprintf(stdout, "transforms %s\n", transformsText(s.Transforms))
+	for i, what := range s.Inferred {
+		label := "inferred  "
+		if i > 0 {
+			label = "          "
+		}
+		fmt.Fprintf(stdout, "%s %s\n", label, what)
+	}
 	fmt.Fprintf(stdout, "seconds    %.3f\n", rep.Seconds)
 	if rep.Export != "" {
 		fmt.Fprintf(stdout, "exported   %s (meta.json and .npz arrays; python3 tools/pyg/load_export.py %s loads it in PyG)\n", rep.Export, rep.Export)

@@ -21,16 +21,17 @@ import (
 // checkpoint's own data set when spec is empty (the spec it recorded, its path absolute;
 // the name in checkpoints of older versions), with the seed, split sizes and transforms
 // of the checkpoint's config (gexph.DataOptions), so that its splits are the training
-// run's. Data other than the run's (another fingerprint) is refused, naming both. A
-// dataSeed (non-nil) draws a generated data set from that seed instead: fresh graphs of
-// the same distribution.
-func checkpointData(ckpt string, df dataFlags, dataSeed *uint64, stderr io.Writer) (*data.Dataset, gexph.CheckpointInfo, error) {
+// run's. A dataSeed (non-nil) draws a generated data set from that seed instead: fresh
+// graphs of the same distribution. other tells whether the data is not the run's own
+// (another fingerprint): new data, which the model is applied to when its schema fits
+// (gexph checks and names what differs), with a note on stderr naming it. The run's own
+// data changed since the run (no -dataset, another fingerprint) is refused.
+func checkpointData(ckpt string, df dataFlags, dataSeed *uint64, stderr io.Writer) (ds *data.Dataset, info gexph.CheckpointInfo, other bool, err error) {
 	if ckpt == "" {
-		return nil, gexph.CheckpointInfo{}, fmt.Errorf("-ckpt is required (e.g. runs/x/best.ckpt)")
+		return nil, info, false, fmt.Errorf("-ckpt is required (e.g. runs/x/best.ckpt)")
 	}
-	info, err := gexph.ReadCheckpointInfo(ckpt)
-	if err != nil {
-		return nil, info, err
+	if info, err = gexph.ReadCheckpointInfo(ckpt); err != nil {
+		return nil, info, false, err
 	}
 	spec, own := *df.spec, *df.spec == ""
 	if own {
@@ -39,37 +40,43 @@ func checkpointData(ckpt string, df dataFlags, dataSeed *uint64, stderr io.Write
 	lo := gexph.DataOptions(info.Config, df.options(0, stderr))
 	if dataSeed != nil {
 		if !data.Generated(spec) {
-			return nil, info, fmt.Errorf("-data-seed %d: %s is read from files, where the seed draws only the split (another split would test on training nodes); -data-seed applies to generated data sets (pattern, cluster, planted:N)", *dataSeed, spec)
+			return nil, info, false, fmt.Errorf("-data-seed %d: %s is read from files, where the seed draws only the split (another split would test on training nodes); -data-seed applies to generated data sets (pattern, cluster, planted:N)", *dataSeed, spec)
 		}
 		lo.Seed = *dataSeed
 	}
-	ds, err := data.Load(spec, lo)
-	if err != nil {
+	if ds, err = data.Load(spec, lo); err != nil {
 		if own {
-			return nil, info, fmt.Errorf("the checkpoint's data set %s: %w (give -dataset SPEC where the data now lies)", spec, err)
+			return nil, info, false, fmt.Errorf("the checkpoint's data set %s: %w (give -dataset SPEC where the data now lies)", spec, err)
 		}
-		return nil, info, fmt.Errorf("-dataset %s: %w (the checkpoint was trained on %q)", spec, err, trainedOn(info))
+		return nil, info, false, fmt.Errorf("-dataset %s: %w (the checkpoint was trained on %q)", spec, err, trainedOn(info))
 	}
-	if dataSeed == nil && info.DatasetFingerprint != "" {
+	other = dataSeed != nil
+	if info.DatasetFingerprint != "" && dataSeed == nil {
 		if fp := ds.Fingerprint(); fp != info.DatasetFingerprint {
-			return nil, info, otherDataError(spec, own, fp, info)
+			if own {
+				return nil, info, false, fmt.Errorf("the checkpoint's data set %s has changed since the run (fingerprint %s, the run's %s): its files were edited or replaced, so its splits and results would not be the run's; to apply the model to these files as new data, name them with -dataset %s",
+					spec, fp, info.DatasetFingerprint, spec)
+			}
+			other = true
 		}
 	}
-	return ds, info, nil
+	if other && dataSeed == nil {
+		fmt.Fprintf(stderr, "note: %s is other data than the checkpoint was trained on (%s): applying the model to it (the checkpoint's schema: %s)\n",
+			spec, trainedOn(info), describeSchema(info))
+	}
+	return ds, info, other, nil
+}
+
+// describeSchema is the checkpoint's schema in words, or what older checkpoints say.
+func describeSchema(info gexph.CheckpointInfo) string {
+	if info.Schema == nil {
+		return "read from its variables: a checkpoint of an older version"
+	}
+	return info.Schema.String()
 }
 
 // trainedOn names the data a checkpoint was trained on: its spec, else its name.
 func trainedOn(info gexph.CheckpointInfo) string { return cmp.Or(info.DatasetSpec, info.Dataset) }
-
-// otherDataError refuses data (spec, fingerprint fp) that is not the checkpoint's.
-func otherDataError(spec string, own bool, fp string, info gexph.CheckpointInfo) error {
-	if own {
-		return fmt.Errorf("the checkpoint's data set %s has changed since the run (fingerprint %s, the run's %s): its files were edited or replaced, so its splits and results would not be the run's",
-			spec, fp, info.DatasetFingerprint)
-	}
-	return fmt.Errorf("-dataset %s is other data (fingerprint %s) than the checkpoint was trained on (%s, fingerprint %s); leave -dataset out to use the run's data, or for a generated data set draw fresh graphs with -data-seed",
-		spec, fp, trainedOn(info), info.DatasetFingerprint)
-}
 
 // addDataSeedFlag adds -data-seed to fs; the function returned gives its value, or nil
 // when the flag was not given.
@@ -109,7 +116,7 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-split %q: want train, val, test or all", *split)
 	}
 	seed := dataSeed()
-	ds, _, err := checkpointData(*ckpt, df, seed, stderr)
+	ds, _, _, err := checkpointData(*ckpt, df, seed, stderr)
 	if err != nil {
 		return err
 	}
@@ -151,10 +158,11 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 }
 
 func runPredict(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("predict", "-ckpt RUN/best.ckpt [-dataset SPEC] [-split train|val|test|unlabelled|all] -out preds.csv", stderr)
+	fs := newFlagSet("predict", "-ckpt RUN/best.ckpt [-dataset SPEC] [-data-seed S] [-split train|val|test|unlabelled|all] -out preds.csv", stderr)
 	ckpt := fs.String("ckpt", "", "checkpoint to predict with")
 	df := addDataFlags(fs, "")
-	split := fs.String("split", "test", "examples to predict: train, val or test; unlabelled (the nodes without a label, of a semi-supervised graph) or all (every node, or graph)")
+	dataSeed := addDataSeedFlag(fs)
+	split := fs.String("split", "test", "examples to predict: train, val or test; unlabelled (the nodes without a label, of a semi-supervised graph) or all (every node, or graph); default: test on the run's own data, all on other data")
 	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
 	out := fs.String("out", "", "CSV file of the predictions (graph, node, id: the node's id in your files, label, class, score_0, …); - for standard output")
 	if err := parseFlags(fs, args, 0); err != nil {
@@ -168,9 +176,12 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	default:
 		return fmt.Errorf("-split %q: want train, val, test, unlabelled or all", *split)
 	}
-	ds, _, err := checkpointData(*ckpt, df, nil, stderr)
+	ds, _, other, err := checkpointData(*ckpt, df, dataSeed(), stderr)
 	if err != nil {
 		return err
+	}
+	if other && !given(fs, "split") {
+		*split = "all" // new data: every node, or graph
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -252,9 +263,12 @@ func runExport(args []string, stdout, stderr io.Writer) error {
 // exportHalf writes the float16 copy of the checkpoint ckpt to out, evaluates it on the
 // run's validation and test splits and records their metrics in it.
 func exportHalf(ckpt, out string, df dataFlags, stdout, stderr io.Writer) error {
-	ds, _, err := checkpointData(ckpt, df, nil, stderr)
+	ds, info, other, err := checkpointData(ckpt, df, nil, stderr)
 	if err != nil {
 		return err
+	}
+	if other {
+		return fmt.Errorf("-half records the model's validation and test metrics on the data it was trained on (%s), not on %s: leave -dataset out, or name where the run's data now lies", trainedOn(info), *df.spec)
 	}
 	half, err := gexph.WriteHalfCheckpoint(ckpt, out)
 	if err != nil {

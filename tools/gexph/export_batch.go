@@ -17,7 +17,7 @@ import (
 // indices of the batch's graphs) and "node_level" (whether the rows are nodes);
 // tools/torch/gexph_torch.py reproduces the outputs. Warnings of the data go to warnings.
 func writeExportBatch(ckpt string, df dataFlags, path string, maxGraphs int, warnings io.Writer) (*torchexport.Batch, error) {
-	ds, _, err := checkpointData(ckpt, df, nil, warnings)
+	ds, _, _, err := checkpointData(ckpt, df, nil, warnings)
 	if err != nil {
 		return nil, err
 	}

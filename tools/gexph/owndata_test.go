@@ -107,8 +107,10 @@ func TestPredictUnlabelledAndAllNameOriginalIDs(t *testing.T) {
 	}
 }
 
-// A checkpoint refuses data other than its own by name and fingerprint, and a bad split.
-func TestEvalAndPredictRefuseOtherData(t *testing.T) {
+// A checkpoint applies its model to other data of its schema (with a note naming the
+// data, predicting every node by default), refuses data of another schema by the
+// property that differs, refuses its own data changed since the run, and a bad split.
+func TestEvalAndPredictApplyTheModelToOtherDataOfItsSchema(t *testing.T) {
 	if testing.Short() {
 		t.Skip("trains a model")
 	}
@@ -121,12 +123,22 @@ func TestEvalAndPredictRefuseOtherData(t *testing.T) {
 	other := map[string]string{"nodes.csv": strings.Replace(semiSupervised["nodes.csv"], "-1,1,1", "1,1,1", 1), "edges.csv": semiSupervised["edges.csv"]}
 	otherDir := writeFiles(t, "other", other)
 	for _, cmd := range [][]string{{"eval"}, {"predict", "-out", "-"}} {
-		code, _, errOut := runCLI(t, append(cmd, "-ckpt", ckpt, "-dataset", "edgelist:"+otherDir)...)
-		if code == 0 || !strings.Contains(errOut, "is other data") || !strings.Contains(errOut, "edgelist:"+dir) {
-			t.Errorf("%s on other data: exit %d, %q; want a refusal naming the run's data %s", cmd[0], code, errOut, dir)
+		code, out, errOut := runCLI(t, append(cmd, "-ckpt", ckpt, "-dataset", "edgelist:"+otherDir)...)
+		if code != 0 || !strings.Contains(errOut, "note: edgelist:"+otherDir+" is other data") || !strings.Contains(errOut, "edgelist:"+dir) {
+			t.Errorf("%s on other data of the schema: exit %d, %q; want it applied with a note naming both data sets", cmd[0], code, errOut)
+		}
+		if cmd[0] == "predict" && code == 0 {
+			if _, rows := readCSV(t, out); len(rows) != 10 {
+				t.Errorf("predict on other data: %d rows, want every node (10)", len(rows))
+			}
 		}
 	}
-	// The run's own files changed since: refused too, saying so.
+	wide := map[string]string{"nodes.csv": "label,f1,f2,f3\n0,1,0,1\n1,0,3,1\n0,2,0,0\n1,0,1,1\n", "edges.csv": "0,1\n1,2\n2,3\n"}
+	code, _, errOut := runCLI(t, "predict", "-ckpt", ckpt, "-dataset", "edgelist:"+writeFiles(t, "wide", wide), "-out", "-")
+	if code == 0 || !strings.Contains(errOut, "node features: the checkpoint has 2 columns, the data has 3") {
+		t.Errorf("predict on data of three features: exit %d, %q; want a refusal naming both widths", code, errOut)
+	}
+	// The run's own files changed since: refused, saying so.
 	if err := os.WriteFile(filepath.Join(dir, "nodes.csv"), []byte(other["nodes.csv"]), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
 )
 
@@ -61,13 +62,16 @@ func (c configFlags) load(spec string) (gexph.Config, error) {
 	if err := c.checkShortcutConflicts(); err != nil {
 		return gexph.Config{}, err
 	}
-	name, err := c.presetName(spec)
+	name, task, err := c.presetName(spec)
 	if err != nil {
 		return gexph.Config{}, err
 	}
 	cfg, err := gexph.Preset(name)
 	if err != nil {
 		return gexph.Config{}, err
+	}
+	if task != nil {
+		cfg.Metric = gexph.DefaultMetric(*task) // the generic graph preset on the export's task
 	}
 	if *c.config != "" {
 		if cfg, err = gexph.LoadConfig(cfg, *c.config); err != nil {
@@ -80,27 +84,39 @@ func (c configFlags) load(spec string) (gexph.Config, error) {
 	return c.applyShortcuts(cfg)
 }
 
-// presetName is the preset the config starts from: -preset, or the data set's.
-func (c configFlags) presetName(spec string) (string, error) {
+// presetName is the preset the config starts from: -preset, or the data set's. Data
+// loaded by path takes a generic preset: "graph" for an export of a graph-level task
+// (task then says which, for its metric), "node" otherwise.
+func (c configFlags) presetName(spec string) (name string, task *data.Task, err error) {
 	if *c.preset != "" {
-		return *c.preset, nil
+		return *c.preset, nil, nil
 	}
-	name := strings.ToLower(spec)
+	name = strings.ToLower(spec)
 	if i := strings.Index(name, ":"); i > 0 && name[:i] == "planted" {
-		return "scaling", nil
+		return "scaling", nil, nil
 	}
 	if slices.Contains(gexph.PresetNames(), name) {
-		return name, nil
+		return name, nil, nil
+	}
+	generic := "node"
+	if dir, ok := strings.CutPrefix(spec, "export:"); ok {
+		t, err := data.ExportTask(dir)
+		if err != nil {
+			return "", nil, fmt.Errorf("-dataset %s: %w", spec, err)
+		}
+		if t != data.NodeClassification {
+			generic, task = "graph", &t
+		}
 	}
 	switch {
 	case *c.config != "":
-		return "node", nil // the config file's fields go on top
+		return generic, task, nil // the config file's fields go on top
 	case strings.Contains(name, ":"):
-		// Files loaded by path (npz:, ogb:, edgelist:) hold node classification.
-		fmt.Fprintf(os.Stderr, "gexph: data set %s has no preset of its name: using the generic preset \"node\" (-preset chooses another)\n", spec)
-		return "node", nil
+		// Files loaded by path hold node classification, or an export's task.
+		fmt.Fprintf(os.Stderr, "gexph: data set %s has no preset of its name: using the generic preset %q (-preset chooses another)\n", spec, generic)
+		return generic, task, nil
 	}
-	return "", fmt.Errorf("-preset is required for data set %q (presets: %s)", spec, strings.Join(gexph.PresetNames(), ", "))
+	return "", nil, fmt.Errorf("-preset is required for data set %q (presets: %s)", spec, strings.Join(gexph.PresetNames(), ", "))
 }
 
 // checkShortcutConflicts refuses -batch-nodes or -fanout given with a -set of the
@@ -150,7 +166,7 @@ func (c configFlags) checkFullBatchFanout(cfg gexph.Config) error {
 }
 
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
+	fs := newFlagSet("train", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR|export:DIR [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
 	df := addDataFlags(fs, "pattern")
 	cf := addConfigFlags(fs)
 	epochs := fs.Int("epochs", 0, "training epochs (not given: the config's)")
