@@ -14,12 +14,19 @@ GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
 RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./internal/rundir ./internal/logfile ./internal/progress ./gexph/metrics ./gexph/posenc ./gexph/buildcheck ./spectral/... ./expander/... ./data/... ./plots/...
 
-.PHONY: all build demo test test-short vet bench census fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
+.PHONY: all build build-xla demo test test-short vet bench census fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
 all: build
 
 build:
 	$(GO) build -buildvcs=auto -o $(GEXPH) ./tools/gexph
+
+## build-xla: build/gexph with GoMLX's XLA backend as well (cgo), for an NVIDIA GPU:
+## -backend cuda finds a pip-installed jax-cuda13-pjrt by itself (docs/GPU.md, "Your own
+## GPU"). -buildvcs=auto records the commit (gexph version, result.json) even where
+## GOFLAGS says -buildvcs=false.
+build-xla:
+	CGO_ENABLED=1 $(GO) build -tags xla -buildvcs=auto -o $(GEXPH) ./tools/gexph
 
 ## demo: train a small Exphormer on generated PATTERN data and print the results.
 demo: build

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 
 	"github.com/gexph/gexph/data/superpixel"
+	"github.com/gexph/gexph/internal/regfile"
 )
 
 // CIFAR10 superpixel graphs as in benchmarking-gnns: SLIC on the Lab-converted image
@@ -156,14 +157,11 @@ func fileExists(p string) bool {
 func readCIFAR10Dir(dir string, need []cifarNeed) error {
 	for i := range need {
 		p := filepath.Join(dir, need[i].name)
-		f, err := os.Open(p)
+		f, info, err := regfile.Open(p)
 		if err != nil {
 			return fmt.Errorf("cifar10: %w", err)
 		}
-		info, err := f.Stat()
-		if err == nil {
-			need[i].data, err = readCIFAR10Records(f, info.Size(), need[i].records)
-		}
+		need[i].data, err = readCIFAR10Records(f, info.Size(), need[i].records)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("cifar10: %s: %w", p, err)
@@ -175,7 +173,7 @@ func readCIFAR10Dir(dir string, need []cifarNeed) error {
 // readCIFAR10Archive reads the needed records from the batch files inside a .tar.gz
 // archive, streaming through it once; members are matched by base name.
 func readCIFAR10Archive(archive string, need []cifarNeed) error {
-	f, err := os.Open(archive)
+	f, _, err := regfile.Open(archive)
 	if err != nil {
 		return fmt.Errorf("cifar10: %w", err)
 	}

@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gexph/gexph/internal/regfile"
 )
 
 // LoadEdgeListDir loads a user's own graph for transductive node classification from a
@@ -211,11 +213,12 @@ const DefaultMaxBytes = 8 << 30
 
 // readFile opens path (decompressing it when its name ends in ".gz") and hands it to
 // read, which may read at most limit bytes of text (≤ 0: DefaultMaxBytes): a longer
-// file, an endless stream (a device, a pipe) or a decompression bomb fails there with
-// an error naming the bound, instead of growing until memory runs out.
+// file or a decompression bomb fails there with an error naming the bound, instead of
+// growing until memory runs out. A path that is not a regular file (a directory, a
+// named pipe, a device) is refused before it is opened (regfile.Open).
 func readFile[T any](path string, limit int64, read func(r io.Reader, name string) (T, error)) (T, error) {
 	var zero T
-	f, err := os.Open(path)
+	f, _, err := regfile.Open(path)
 	if err != nil {
 		return zero, err
 	}
@@ -236,24 +239,18 @@ func readFile[T any](path string, limit int64, read func(r io.Reader, name strin
 }
 
 // readWhole reads the file at path into memory: at most limit bytes (≤ 0:
-// DefaultMaxBytes) of a regular file; a device or pipe (which may never end) or a
+// DefaultMaxBytes) of a regular file; a device, pipe or directory (regfile.Open) or a
 // larger file is refused, naming the path and the bound, before anything is read.
 func readWhole(path string, limit int64) ([]byte, error) {
 	if limit <= 0 {
 		limit = DefaultMaxBytes
 	}
-	f, err := os.Open(path)
+	f, st, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	switch {
-	case err != nil:
-		return nil, fmt.Errorf("%s: %w", path, err)
-	case !st.Mode().IsRegular():
-		return nil, fmt.Errorf("%s: not a regular file (%v)", path, st.Mode().Type())
-	case st.Size() > limit:
+	if st.Size() > limit {
 		return nil, fmt.Errorf("%s: %d bytes, more than the %d a file may have (%w)", path, st.Size(), limit, ErrTooLarge)
 	}
 	return readAllLimit(f, limit)

@@ -7,7 +7,9 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // writeEdgeListDir writes the files (name → content; names ending in .gz are compressed).
@@ -211,5 +213,47 @@ func TestWholeFileReadersRefuseDevicesHugeFilesAndBombs(t *testing.T) {
 	}
 	if _, err := readAllLimit(&repeating{line: "\x00"}, 1<<20); !errors.Is(err, ErrTooLarge) {
 		t.Errorf("endless stream: %v, want ErrTooLarge at the bound", err)
+	}
+}
+
+// loadWithin runs Load(spec) and fails the test when it has not returned within a few
+// seconds: an open of a named pipe blocks until something writes to it.
+func loadWithin(t *testing.T, spec string) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Load(spec, LoadOptions{})
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(10 * time.Second):
+		t.Fatalf("Load(%s) blocked", spec)
+		return nil
+	}
+}
+
+// A named pipe given as npz:PATH or as an edge list's edges.csv is refused at once,
+// naming the file and what it is, and a directory given as npz:PATH is called one.
+func TestLoadersRefuseFIFOsAndDirectoriesBeforeOpeningThem(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "graph.npz")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	if err := loadWithin(t, "npz:"+fifo); err == nil || !strings.Contains(err.Error(), fifo+": not a regular file but a named pipe (FIFO)") {
+		t.Errorf("npz: of a FIFO: %v, want a refusal naming the file and the pipe", err)
+	}
+	dir := writeEdgeListDir(t, map[string]string{"nodes.csv": tinyEdgeList["nodes.csv"]})
+	edges := filepath.Join(dir, "edges.csv")
+	if err := syscall.Mkfifo(edges, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadWithin(t, "edgelist:"+dir); err == nil || !strings.Contains(err.Error(), edges+": not a regular file but a named pipe (FIFO)") {
+		t.Errorf("edgelist: with a FIFO as edges.csv: %v, want a refusal naming edges.csv and the pipe", err)
+	}
+	npzDir := t.TempDir()
+	if err := loadWithin(t, "npz:"+npzDir); err == nil || !strings.Contains(err.Error(), npzDir+": is a directory") || strings.Contains(err.Error(), "d---------") {
+		t.Errorf("npz: of a directory: %v, want %q", err, npzDir+": is a directory")
 	}
 }

@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"image"
 	"image/png"
-	"os"
 	"path/filepath"
 
 	"github.com/gexph/gexph/data/superpixel"
+	"github.com/gexph/gexph/internal/regfile"
 )
 
 // MNIST superpixel graphs as in benchmarking-gnns: SLIC with compactness 0.25, at
@@ -125,7 +125,7 @@ func seq(lo, hi int) []int {
 // readIDXFile reads a gzipped IDX file of unsigned bytes with the given number of
 // dimensions (1: labels; 3: n×28×28 images) and n items, returning the raw data.
 func readIDXFile(path string, dims, n int) ([]byte, error) {
-	f, err := os.Open(path)
+	f, _, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("mnist: %w", err)
 	}

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -18,6 +17,7 @@ import (
 	"sync/atomic"
 
 	"github.com/gexph/gexph/data/smiles"
+	"github.com/gexph/gexph/internal/regfile"
 )
 
 // LRGB peptide file names inside the data set directories.
@@ -115,7 +115,7 @@ type peptideRow struct {
 // readPeptideRows reads the gzipped CSV's smiles and target columns; regression
 // targets come back standardised.
 func readPeptideRows(path string, kind peptidesKind) ([]peptideRow, error) {
-	f, err := os.Open(path)
+	f, _, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kind.name, err)
 	}

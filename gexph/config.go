@@ -162,8 +162,8 @@ type Config struct {
 	WeightDecay float64 `json:"weight_decay"`
 	// Epochs is the number of training epochs.
 	Epochs int `json:"epochs"`
-	// WarmupEpochs is the length of the linear warm-up before the cosine decay (a run
-	// shorter than it stays in the warm-up).
+	// WarmupEpochs is the length of the linear warm-up before the cosine decay; a run
+	// shorter than twice it has none (see WarmupEpochs).
 	WarmupEpochs int `json:"warmup_epochs"`
 	// GradClip clips gradients to this global L2 norm (0 disables clipping).
 	GradClip float64 `json:"grad_clip"`

@@ -85,19 +85,117 @@ func TestParseSettingReadsKeyValuePairs(t *testing.T) {
 	}
 }
 
-// A run shorter than twice its warm-up warms up over half of it and reaches the full
-// learning rate; presets keep their warm-up.
-func TestWarmupShortenedForShortRuns(t *testing.T) {
+// A run shorter than twice its warm-up has none, so that its first epoch trains at the
+// full learning rate rather than lr·10⁻⁶; from twice the warm-up on, the schedule is
+// the paper's, first epoch at lr·10⁻⁶ included; presets keep their warm-up.
+func TestWarmupDroppedForRunsShorterThanTwiceIt(t *testing.T) {
 	cfg, _ := Preset("computers")
 	if WarmupEpochs(cfg) != cfg.WarmupEpochs {
 		t.Errorf("preset computers: warm-up %d, want its %d", WarmupEpochs(cfg), cfg.WarmupEpochs)
 	}
 	cfg.Epochs, cfg.WarmupEpochs = 2, 5
-	if w := WarmupEpochs(cfg); w != 1 {
-		t.Errorf("2 epochs with a 5-epoch warm-up: warm-up %d, want 1", w)
+	if w := WarmupEpochs(cfg); w != 0 {
+		t.Errorf("2 epochs with a 5-epoch warm-up: warm-up %d, want none", w)
 	}
-	if lr := LearningRate(cfg, 1); lr != cfg.LearningRate {
-		t.Errorf("epoch 2 of 2: learning rate %g, want the full %g", lr, cfg.LearningRate)
+	for epoch, want := range []float64{cfg.LearningRate, cfg.LearningRate / 2} {
+		if lr := LearningRate(cfg, epoch); math.Abs(lr-want) > 1e-15 {
+			t.Errorf("epoch %d of 2: learning rate %g, want %g", epoch+1, lr, want)
+		}
+	}
+	cfg.Epochs = 9
+	if w, lr := WarmupEpochs(cfg), LearningRate(cfg, 0); w != 0 || lr != cfg.LearningRate {
+		t.Errorf("9 epochs with a 5-epoch warm-up: warm-up %d, first rate %g; want none and %g", w, lr, cfg.LearningRate)
+	}
+	cfg.Epochs = 10
+	if w, lr := WarmupEpochs(cfg), LearningRate(cfg, 0); w != 5 || lr != cfg.LearningRate*1e-6 {
+		t.Errorf("10 epochs with a 5-epoch warm-up: warm-up %d, first rate %g; want 5 and the paper's lr·10⁻⁶", w, lr)
+	}
+}
+
+// The warm-up a run started with is read back from the learning rates of its epochs:
+// the epoch that reaches the full rate, else the second epoch's rate lr/W, else (one
+// epoch of warm-up) the config's.
+func TestRunWarmupReadsTheScheduleFromTheHistory(t *testing.T) {
+	history := func(cfg Config, w, n int) []EpochStats {
+		h := make([]EpochStats, n)
+		for e := range h {
+			h[e] = EpochStats{Epoch: e + 1, LR: scheduledRate(cfg, w, e)}
+		}
+		return h
+	}
+	cfg := baseConfig()
+	cfg.LearningRate, cfg.Epochs, cfg.WarmupEpochs = 3e-4, 20, 5
+	for _, tc := range []struct {
+		name     string
+		epochs   int // of the run that wrote the history
+		w, ran   int
+		resumeTo int
+	}{
+		{"paper's warm-up, in its first epoch", 20, 5, 1, 20},
+		{"paper's warm-up, half way", 20, 5, 3, 40},
+		{"paper's warm-up, done", 20, 5, 8, 9},
+		{"none (a short run)", 2, 0, 2, 6},
+		{"none (a short run), one epoch run", 4, 0, 1, 40},
+		{"an older version's halved warm-up, done", 2, 1, 2, 20},
+		{"an older version's halved warm-up, half way", 6, 3, 2, 20},
+	} {
+		run := cfg
+		run.Epochs = tc.epochs
+		h := history(run, tc.w, tc.ran)
+		resumed := cfg
+		resumed.Epochs = tc.resumeTo
+		if got := runWarmup(resumed, h); got != tc.w {
+			t.Errorf("%s: warm-up %d read from %v, want %d", tc.name, got, h, tc.w)
+		}
+	}
+	if got := runWarmup(cfg, nil); got != WarmupEpochs(cfg) {
+		t.Errorf("no epochs run: warm-up %d, want WarmupEpochs' %d", got, WarmupEpochs(cfg))
+	}
+}
+
+// A run resumed with more epochs keeps the warm-up it started with: a 2-epoch run of a
+// 5-epoch warm-up (none: too short) resumed to 6 epochs has its first two epochs' rates
+// and then a 6-epoch run's, never warming up again; a 4-epoch run of a 2-epoch warm-up stopped after its first
+// epoch and resumed with 3 epochs (too short for that warm-up, were it to start afresh)
+// finishes the warm-up it began.
+func TestResumedRunKeepsTheWarmupItStartedWith(t *testing.T) {
+	ds := tinyNodeDataset(8, 5)
+	cfg := tinyConfig()
+	cfg.Epochs, cfg.WarmupEpochs = 2, 5
+	dir := t.TempDir()
+	short := train(t, cfg, ds, TrainOptions{OutDir: dir})
+	cfg.Epochs = 6
+	resumed := train(t, cfg, ds, TrainOptions{OutDir: dir, Resume: true})
+	fresh := train(t, cfg, ds, TrainOptions{})
+	if len(resumed.History) != 6 || len(fresh.History) != 6 {
+		t.Fatalf("%d and %d epochs, want 6 each", len(resumed.History), len(fresh.History))
+	}
+	starts := 0 // epochs at the full rate: the cosine's start, once
+	for e, st := range resumed.History {
+		want := fresh.History[e].LR
+		if e < len(short.History) {
+			want = short.History[e].LR
+		}
+		if st.LR != want {
+			t.Errorf("resumed to 6 epochs, epoch %d: lr %g, want %g", e+1, st.LR, want)
+		}
+		if st.LR == cfg.LearningRate {
+			starts++
+		}
+	}
+	if starts != 1 {
+		t.Errorf("resumed to 6 epochs: %d epochs at the full rate, want 1 (a second warm-up ran)", starts)
+	}
+
+	cfg.Epochs, cfg.WarmupEpochs = 4, 2
+	dir = t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir, StopAfter: 1})
+	cfg.Epochs = 3
+	res := train(t, cfg, ds, TrainOptions{OutDir: dir, Resume: true})
+	for e, want := range []float64{cfg.LearningRate * 1e-6, cfg.LearningRate / 2, cfg.LearningRate} {
+		if got := res.History[e].LR; math.Abs(got-want) > 1e-15 {
+			t.Errorf("a 2-epoch warm-up resumed to 3 epochs, epoch %d: lr %g, want %g", e+1, got, want)
+		}
 	}
 }
 

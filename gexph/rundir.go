@@ -69,7 +69,7 @@ type runIdentity struct {
 // the checkpoint to continue (opts.Resume and a last.ckpt) and the files of an earlier
 // run that a fresh start replaces (opts.Force). It refuses, touching nothing: a fresh
 // run over an earlier one without Force (ErrRunExists); a checkpoint made with another
-// config or on other data; and a resumption without last.ckpt over files that a fresh
+// config, on other data or of more epochs than id's config has; and a resumption without last.ckpt over files that a fresh
 // start of this run would not write again (foreignFiles).
 func (d *runDir) start(opts TrainOptions, id runIdentity) (*loadedCheckpoint, []string, error) {
 	files, err := ExistingRunFiles(d.Root())
@@ -91,6 +91,11 @@ func (d *runDir) start(opts TrainOptions, id runIdentity) (*loadedCheckpoint, []
 		}
 		if err := sameDataset(ck.info, id.dataset, id.fingerprint); err != nil {
 			return nil, nil, fmt.Errorf("the checkpoint in %s %w", d.Root(), err)
+		}
+		if ck.info.Epoch > id.cfg.Epochs {
+			// Its result.json would hold more epochs than its config's.
+			return nil, nil, fmt.Errorf("the checkpoint in %s has run %d epochs, more than the %d this run asks for (epochs, -epochs): resume with -epochs %d or more",
+				d.Root(), ck.info.Epoch, id.cfg.Epochs, ck.info.Epoch)
 		}
 		return ck, nil, nil
 	case !errors.Is(err, fs.ErrNotExist):

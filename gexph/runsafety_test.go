@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"math"
 	"math/rand/v2"
@@ -41,6 +42,25 @@ func TestFreshRunOverAnEarlierRunIsRefusedUntouched(t *testing.T) {
 		t.Errorf("fresh run over a run: error %v, want ErrRunExists naming its files", err)
 	}
 	dirsnap.RequireSame(t, "refused fresh run", dir, before)
+}
+
+// A resumption asking for fewer epochs than the checkpoint has run is refused, naming
+// both numbers and touching nothing (its result.json would otherwise hold more epochs
+// than its config); as many epochs as were run resume to the same result.
+func TestResumeWithFewerEpochsThanRunIsRefusedUntouched(t *testing.T) {
+	dir, cfg, ds, before := finishedRun(t)
+	fewer := cfg
+	fewer.Epochs = cfg.Epochs - 1
+	_, err := Train(context.Background(), fewer, ds, TrainOptions{OutDir: dir, Resume: true})
+	want := fmt.Sprintf("has run %d epochs, more than the %d this run asks for", cfg.Epochs, fewer.Epochs)
+	if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), dir) {
+		t.Errorf("resume with -epochs %d after %d: error %v, want one saying %q", fewer.Epochs, cfg.Epochs, err, want)
+	}
+	dirsnap.RequireSame(t, "resume with fewer epochs", dir, before)
+	res := train(t, cfg, ds, TrainOptions{OutDir: dir, Resume: true})
+	if res.Epochs != cfg.Epochs || res.Config.Epochs != cfg.Epochs {
+		t.Errorf("resume of a finished run: epochs %d, config.epochs %d, want %d both", res.Epochs, res.Config.Epochs, cfg.Epochs)
+	}
 }
 
 // Force on a directory another run holds is refused before anything else — before the

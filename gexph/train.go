@@ -49,7 +49,8 @@ type TrainOptions struct {
 	// Log receives a progress line per epoch (and a bar on a terminal); nil is silent.
 	Log io.Writer
 	// Resume continues from OutDir/last.ckpt when it exists. The checkpoint's config
-	// must equal the run's apart from epochs and patience, and its data the run's.
+	// must equal the run's apart from epochs (no fewer than it has run) and patience,
+	// and its data the run's.
 	// Without last.ckpt the run starts afresh, but only where that overwrites nothing
 	// it would not write again (an empty directory, or what this same run left when it
 	// was killed before its first checkpoint); Train refuses otherwise.
@@ -118,12 +119,17 @@ type Result struct {
 	History []EpochStats `json:"history"`
 }
 
-// LearningRate returns the learning rate of epoch (0-based) under cfg's schedule, as
-// GraphGPS's cosine_with_warmup stepped once per epoch: a linear warm-up
+// LearningRate returns the learning rate of epoch (0-based) of a run of cfg started
+// afresh, as GraphGPS's cosine_with_warmup stepped once per epoch: a linear warm-up
 // lr·max(10⁻⁶, e/W) over the first W = WarmupEpochs(cfg) epochs, then a half cosine
-// lr·½(1 + cos(π·(e − W)/(Epochs − W))) towards 0.
+// lr·½(1 + cos(π·(e − W)/(Epochs − W))) towards 0. A resumed run keeps the warm-up it
+// started with (see runWarmup).
 func LearningRate(cfg Config, epoch int) float64 {
-	w := WarmupEpochs(cfg)
+	return scheduledRate(cfg, WarmupEpochs(cfg), epoch)
+}
+
+// scheduledRate is LearningRate with a warm-up of w epochs.
+func scheduledRate(cfg Config, w, epoch int) float64 {
 	if epoch < w {
 		return cfg.LearningRate * math.Max(1e-6, float64(epoch)/float64(max(1, w)))
 	}
@@ -131,12 +137,48 @@ func LearningRate(cfg Config, epoch int) float64 {
 	return cfg.LearningRate * math.Max(0, 0.5*(1+math.Cos(math.Pi*progress)))
 }
 
-// WarmupEpochs returns the warm-up a run of cfg uses: Config.WarmupEpochs, shortened to
-// half the run when the run is shorter than twice the warm-up (a 2-epoch run of a
-// preset with 5 warm-up epochs would otherwise train at a learning rate of 10⁻⁶ and
-// learn nothing). Train says so when it shortens it.
+// WarmupEpochs returns the warm-up a run of cfg starts with: Config.WarmupEpochs, or
+// none when the run is shorter than twice it. The warm-up's first epoch trains at
+// lr·10⁻⁶, as in the paper's code, so a warm-up in a short run would spend an epoch
+// that the run does not have (a 2-epoch try of a preset with 5 warm-up epochs would show
+// nothing after its first); runs of at least twice the warm-up follow the paper's
+// schedule exactly. Train says so when it drops the warm-up.
 func WarmupEpochs(cfg Config) int {
-	return min(cfg.WarmupEpochs, cfg.Epochs/2)
+	if cfg.Epochs < 2*cfg.WarmupEpochs {
+		return 0
+	}
+	return cfg.WarmupEpochs
+}
+
+// runWarmup returns the warm-up of a run of cfg whose completed epochs are history: the
+// warm-up it started with, as the learning rates of its epochs record it, so that a
+// run resumed with more epochs keeps the schedule of the epochs it ran instead of
+// computing another from its new length. The first epoch at the full rate (the cosine's
+// start) ends the warm-up; before it, the second epoch's rate lr/W gives W; after one
+// epoch of warm-up, it is Config.WarmupEpochs (the only warm-up WarmupEpochs gives); a
+// run without epochs starts with WarmupEpochs(cfg).
+func runWarmup(cfg Config, history []EpochStats) int {
+	for i, st := range history {
+		if st.LR >= cfg.LearningRate {
+			return i
+		}
+	}
+	switch {
+	case len(history) == 0:
+		return WarmupEpochs(cfg)
+	case len(history) >= 2 && history[1].LR > 0:
+		return int(math.Round(cfg.LearningRate / history[1].LR))
+	}
+	return cfg.WarmupEpochs
+}
+
+// warmupNote says why a run's warm-up w is not its config's: a fresh run too short for
+// it, or a resumed run keeping the warm-up it started with.
+func warmupNote(cfg Config, w int, resumed bool) string {
+	if !resumed {
+		return fmt.Sprintf("no warm-up: a run of %d epochs is shorter than twice the config's %d warm-up epochs (the first would train at lr·10⁻⁶)", cfg.Epochs, cfg.WarmupEpochs)
+	}
+	return fmt.Sprintf("warm-up %d epochs, as the run started: a resumed run keeps the schedule of the epochs it ran (the config's warm-up is %d)", w, cfg.WarmupEpochs)
 }
 
 // subsetSplit returns ds with its split cut to cfg's MaxTrain/MaxVal/MaxTest (a shallow
@@ -755,8 +797,8 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 	cfg := m.cfg
 	res := &Result{Dataset: ds.Name, Preset: cfg.Preset, Params: m.ParamCount(), Metric: cfg.Metric, Backend: m.Backend(),
 		Seed: cfg.Seed, Version: buildcheck.Version(), Config: cfg}
-	if w := WarmupEpochs(cfg); w != cfg.WarmupEpochs {
-		prog.Printf("warm-up shortened from %d to %d epochs for a run of %d epochs", cfg.WarmupEpochs, w, cfg.Epochs)
+	if w := runWarmup(cfg, info.History); w != cfg.WarmupEpochs {
+		prog.Printf("%s", warmupNote(cfg, w, len(info.History) > 0))
 	}
 	logs, err := openRunLogs(opts, *info, cfg, ds.Name)
 	if err != nil {
@@ -840,7 +882,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info *CheckpointInfo, prog *progress.Progress) (EpochStats, error) {
 	cfg := m.cfg
 	epochStart, epochCPU := time.Now(), sysinfo.ProcessCPUSeconds()
-	lr := LearningRate(cfg, epoch-1)
+	lr := scheduledRate(cfg, runWarmup(cfg, info.History), epoch-1)
 	if err := m.SetLearningRate(lr); err != nil {
 		return EpochStats{}, err
 	}

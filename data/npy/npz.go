@@ -9,9 +9,10 @@ import (
 	"hash/crc32"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strings"
+
+	"github.com/gexph/gexph/internal/regfile"
 )
 
 // NPZ is the content of a NumPy .npz archive: its numeric arrays by entry name (without
@@ -28,21 +29,15 @@ type NPZ struct {
 
 // ReadNPZFile reads the .npz archive at path, or the single .npz inside the .zip archive
 // at path. The archive is read in place, by its size: a path that is not a regular file
-// (a device such as /dev/zero, a pipe) is refused, and every entry is read within the
-// size its archive declares (see ReadNPZ).
+// (a directory, a device such as /dev/zero, a named pipe) is refused before it is
+// opened (regfile.Open), and every entry is read within the size its archive declares
+// (see ReadNPZ).
 func ReadNPZFile(path string) (*NPZ, error) {
-	f, err := os.Open(path)
+	f, st, err := regfile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file (%v): an .npz archive is read by its size, which a device or pipe does not have", path, st.Mode().Type())
-	}
 	return readNPZ(f, st.Size(), path, nil, true)
 }
 

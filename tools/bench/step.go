@@ -11,6 +11,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/compute"
@@ -94,7 +95,7 @@ func RunStepBenchmark(cfg StepBenchConfig) (res StepBenchResult, err error) {
 	if err := checkStepMemory(cfg, sysinfo.MemoryBudget()); err != nil {
 		return res, err
 	}
-	backend, err := layers.NewBackend(cfg.Backend)
+	backend, err := gexph.NewBackend(cfg.Backend)
 	if err != nil {
 		return res, fmt.Errorf("step benchmark: %w", err)
 	}

@@ -61,7 +61,7 @@ func runBench(args []string, stdout, stderr io.Writer) error {
 	heads := fs.Int("heads", 4, "attention heads (attention, gps)")
 	steps := fs.Int("steps", 0, "timed training steps (0: 5 for model, 10 for attention and gps)")
 	seed := fs.Uint64("seed", 1, "random seed")
-	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	backend := fs.String("backend", "go", "compute backend: go; cuda (an NVIDIA GPU, through the pip-installed jax-cuda13-pjrt that gexph finds; needs make build-xla); auto (cuda where there is one, else go); xla:cpu or xla:/path/to/plugin.so")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	attention := fs.String("attention", "exphormer", "attention of the scaling case: exphormer or full")
 	settings := fs.String("settings", "", "scaling case: JSON object of suite.ScalingSettings fields overriding the defaults")

@@ -16,7 +16,7 @@ var errBackendsDiffer = errors.New("the backends differ beyond the tolerance")
 
 func runCompare(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", "-backend B [-reference go] [-reference-float64] -dataset SPEC [-preset NAME] [-set key=value ...] [-batch N] [-tol T] [-json]", stderr)
-	backend := fs.String("backend", "", "the backend under test, e.g. xla:/path/to/pjrt_plugin.so or xla:cpu")
+	backend := fs.String("backend", "", "the backend under test, e.g. cuda (the GPU's pip-installed plugin), xla:/path/to/pjrt_plugin.so or xla:cpu")
 	reference := fs.String("reference", "go", "the backend it is held to")
 	float64Ref := fs.Bool("reference-float64", false, "run the reference in float64: the differences are then the tested backend's own float32 error")
 	cf := addConfigFlags(fs)

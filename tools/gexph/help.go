@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
+	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/gexph/buildcheck"
+	"github.com/gexph/gexph/internal/cudafind"
 	"github.com/gomlx/compute"
 )
 
@@ -59,8 +62,8 @@ func commandExamples() map[string][][2]string {
 			{"gexph bench -table", "the standard table, each row in its own process"},
 		},
 		"compare": {
+			{"gexph compare -backend cuda,tf32=false -dataset pattern", "the GPU held to 1e-4 (TF32, XLA's default on CUDA, cannot meet it; make build-xla)"},
 			{"gexph compare -backend xla:cpu -dataset pattern -preset demo", "XLA on the CPU against the go backend (an xla build)"},
-			{"gexph compare -backend xla:/path/to/xla_cuda_plugin.so,tf32=false -dataset pattern", "a GPU held to 1e-4 (TF32, XLA's default on CUDA, cannot meet it)"},
 			{"gexph compare -backend go:parallelism=1 -dataset cluster -batch 4 -json", "two settings of the go backend, as JSON"},
 		},
 		"reproduce": {
@@ -74,7 +77,7 @@ func commandExamples() map[string][][2]string {
 			{"gexph repl -echo < script.go", "a script from standard input, printing each expression's value"},
 		},
 		"version": {
-			{"gexph version", "module version, commit, Go version, GOEXPERIMENT, backends linked"},
+			{"gexph version", "module version, commit, Go version, GOEXPERIMENT, backends linked, the CUDA plugin found"},
 			{"gexph version -json", "the same as JSON"},
 		},
 	}
@@ -108,6 +111,67 @@ type versionInfo struct {
 	Backends []string `json:"backends"`
 	// Warnings are the build's problems for speed (buildcheck.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// CUDA is what -backend cuda would use on this machine (cudaReportOf).
+	CUDA *cudaReport `json:"cuda,omitempty"`
+}
+
+// cudaReport is what gexph finds of an NVIDIA GPU and its pip-installed plugin.
+type cudaReport struct {
+	// The plugin and the CUDA files beside it; nil where none was found.
+	*cudafind.Install
+	// Error says why there is none ("no CUDA plugin found: pip install …").
+	Error string `json:"error,omitempty"`
+	// Device is where an NVIDIA GPU shows (/proc/driver/nvidia/gpus, /dev/nvidia0), ""
+	// where none does.
+	Device string `json:"device,omitempty"`
+	// Env is what this environment lacks for the plugin, as -backend cuda sets it
+	// (and what a Go program using the plugin must be started with).
+	Env []string `json:"env,omitempty"`
+}
+
+// cudaReportOf is what finder finds, in the environment getenv reads.
+func cudaReportOf(finder cudafind.Finder, getenv func(string) string) *cudaReport {
+	r := &cudaReport{}
+	if ok, where := finder.HasDevice(); ok {
+		r.Device = where
+	}
+	in, err := finder.Find()
+	if err != nil {
+		r.Error = err.Error()
+		return r
+	}
+	r.Install, r.Env = in, in.Env(getenv)
+	return r
+}
+
+// writeCUDA writes r as lines of the version report.
+func writeCUDA(w io.Writer, r *cudaReport, xla bool) {
+	if !xla {
+		fmt.Fprintln(w, "xla          not in this build: make build-xla builds gexph with it (cgo), for a GPU")
+	}
+	if r.Install == nil {
+		fmt.Fprintf(w, "cuda plugin  %s\n", r.Error)
+	} else {
+		var about []string
+		if r.Package != "" {
+			about = append(about, strings.TrimSpace(r.Package+" "+r.Version))
+		}
+		fmt.Fprintf(w, "cuda plugin  %s (%s)\n", r.Plugin, strings.Join(append(about, "found by "+r.FoundBy), "; "))
+		fmt.Fprintf(w, "cuda libs    %s\n", orElse(strings.Join(r.LibDirs, ", "), "(none)"))
+		fmt.Fprintf(w, "cuda data    %s (libdevice); ptxas in %s\n", orElse(r.DataDir, "(none)"), orElse(r.PtxasDir, "(none)"))
+		if len(r.Env) > 0 {
+			fmt.Fprintf(w, "cuda env     %s (set by gexph itself for -backend cuda)\n", strings.Join(r.Env, " "))
+		}
+	}
+	fmt.Fprintf(w, "gpu          %s\n", orElse(r.Device, "none found (no /proc/driver/nvidia/gpus or /dev/nvidia*)"))
+}
+
+// orElse is s, or otherwise for an empty s.
+func orElse(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
 }
 
 // buildVersion collects the versionInfo of the build bi (nil: no build information).
@@ -140,16 +204,11 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	}
 	bi, _ := debug.ReadBuildInfo()
 	v := buildVersion(bi)
+	v.CUDA = cudaReportOf(cudafind.Default(), os.Getenv)
 	if *asJSON {
 		return writeJSON(stdout, v)
 	}
-	orNone := func(s string) string {
-		if s == "" {
-			return "(not recorded)"
-		}
-		return s
-	}
-	commit := orNone(v.Commit)
+	commit := orElse(v.Commit, "(not recorded)")
 	if v.Modified {
 		commit += " (modified tree)"
 	}
@@ -157,9 +216,10 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 		commit += ", " + v.CommitTime
 	}
 	fmt.Fprintf(stdout, "gexph        %s\ncommit       %s\ngo           %s\nGOEXPERIMENT %s\nbackends     %s\n",
-		v.Version, commit, v.GoVersion, orNone(v.GOEXPERIMENT), strings.Join(v.Backends, ", "))
+		v.Version, commit, v.GoVersion, orElse(v.GOEXPERIMENT, "(not recorded)"), strings.Join(v.Backends, ", "))
 	for _, w := range v.Warnings {
 		fmt.Fprintf(stdout, "warning      %s\n", w)
 	}
+	writeCUDA(stdout, v.CUDA, gexph.HasXLA())
 	return nil
 }

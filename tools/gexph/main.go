@@ -32,6 +32,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/cudafind"
 	"github.com/gexph/gexph/internal/sysinfo"
 )
 
@@ -163,7 +164,8 @@ func newFlagSet(name, synopsis string, stderr io.Writer) *flag.FlagSet {
 }
 
 // parseFlags parses args and rejects stray positional arguments unless allowed, and a
-// flag given twice (see checkRepeated).
+// flag given twice (see checkRepeated). A -backend flag is then made the backend it
+// stands for on this machine, its environment set (useBackend).
 func parseFlags(fs *flag.FlagSet, args []string, maxPositional int) error {
 	if err := checkRepeated(fs, args, false); err != nil {
 		return err
@@ -174,7 +176,7 @@ func parseFlags(fs *flag.FlagSet, args []string, maxPositional int) error {
 	if fs.NArg() > maxPositional {
 		return fmt.Errorf("unexpected argument %q (see -h)", fs.Arg(maxPositional))
 	}
-	return nil
+	return useBackend(fs, cudafind.Default(), gexph.HasXLA(), reexec)
 }
 
 // repeatable marks a flag value that may be given more than once (-set).

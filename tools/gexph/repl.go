@@ -23,7 +23,9 @@ func runREPL(args []string, stdout, stderr io.Writer) error {
 		io.WriteString(stdout, "Usage: gexph repl [-echo] [script.go | -]\n\n"+
 			"Runs a Go interpreter (yaegi) with the standard library, gonum's mat and gexph's\n"+
 			"packages. With a script file it runs the file; with '-' or piped input it runs\n"+
-			"standard input; on a terminal it starts an interactive session. Scripts and\n"+
+			"standard input; on a terminal it starts an interactive session. Both start with\n"+
+			"fmt, strings, math, gexph, data, expander, spectral, plots and a few more imported\n"+
+			"(a script keeps the names it imports or declares itself). Scripts and\n"+
 			"sessions run in a process of their own, so that a failure no Go code can recover\n"+
 			"from (a panic in a goroutine, an allocation beyond memory) is reported as an\n"+
 			"error, without the runtime's dump of every goroutine's stack (GOTRACEBACK=all\n"+

@@ -29,7 +29,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", filepath.Join("runs", "reproduce"), "results root: each suite's records, CSV and meta.json go to OUT/SUITE, figures to OUT/figures")
 	results := fs.String("results", "", "the report generated from every suite under -out (default OUT/RESULTS.md; the repository's is docs/RESULTS.md)")
 	report := fs.Bool("report", false, "only regenerate the report from the results under -out")
-	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	backend := fs.String("backend", "go", "compute backend: go; cuda (an NVIDIA GPU, through the pip-installed jax-cuda13-pjrt that gexph finds; needs make build-xla); auto (cuda where there is one, else go); xla:cpu or xla:/path/to/plugin.so")
 	dataDir := fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)")
 	only := fs.String("runs", "", "run only the suite's runs (scaling: points such as full_20000) whose names match this regular expression (e.g. '^cora_' or '_s1$')")
 	maxNodes := fs.Int("max-nodes", 1000000, "scaling: largest graph")

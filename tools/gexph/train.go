@@ -172,7 +172,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	epochs := fs.Int("epochs", 0, "training epochs (not given: the config's)")
 	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits, 0 included (not given: the config's, 1 in every preset)")
 	seeds := fs.String("seeds", "", "comma-separated seeds: one run per seed (in OUT/seed-S with -out) and their mean ± std")
-	backend := fs.String("backend", "go", "compute backend: go, xla:cpu or xla:/path/to/plugin.so")
+	backend := fs.String("backend", "go", "compute backend: go; cuda (an NVIDIA GPU, through the pip-installed jax-cuda13-pjrt that gexph finds; needs make build-xla); auto (cuda where there is one, else go); xla:cpu or xla:/path/to/plugin.so")
 	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S, plan (a few shapes planned for the run), plan:T,E (T training and E evaluation shapes) (default: none on the go backend, plan for batches of graphs on XLA)")
 	prefetch := fs.Int("prefetch", 0, "batches of graphs built ahead of the training step on another goroutine, so the device need not wait for the host (0: one on XLA, none on the go backend; -1: none); the batches are the same")
 	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl, log.csv) and result.json")

@@ -4,8 +4,9 @@
 // Input is either a script (a file, or standard input when it is not a terminal) or an
 // interactive session on a terminal. A script is a Go program (it starts with a package
 // clause and has a main function) or a sequence of imports, declarations and statements,
-// evaluated one complete statement at a time as in an interactive session. Errors name
-// the script line; a panic or an unsupported construct in the interpreted code ends a
+// evaluated one complete statement at a time as in an interactive session, and starting
+// with the same packages imported. Errors name the script line (and a package used
+// without its import); a panic or an unsupported construct in the interpreted code ends a
 // script with an error and, in an interactive session, is reported and the session goes
 // on.
 //
@@ -47,6 +48,9 @@ const usageText = `Usage: gexph repl [-echo] [script.go | -]
 
 Runs Go code in an interpreter with the standard library, gonum.org/v1/gonum/mat and
 gexph's packages (expander, spectral, data, plots, gexph) preloaded; import them as usual.
+Sessions and scripts of statements start with context, fmt, math, math/rand/v2, os,
+sort, strings, time, mat, data, expander, gexph, plots and spectral imported (a script
+keeps the names it imports or declares itself).
 
 With a file argument, or "-" or no argument and a non-terminal standard input, it runs
 that script and exits non-zero on the first error. On a terminal it starts an
@@ -150,6 +154,10 @@ type session struct {
 	echo   bool
 	// resultsDeclared tells that resultsVar is declared (see evalValues).
 	resultsDeclared bool
+	// bound holds the package names imported so far; packages maps a package name to
+	// the import paths of the symbol tables' packages of that name (packageIndex).
+	bound    map[string]bool
+	packages map[string][]string
 }
 
 // newSession returns an interpreter with every symbol table loaded. name is the source
@@ -169,10 +177,14 @@ func newSession(name string, stdin io.Reader, stdout, stderr io.Writer) (*sessio
 	if err := in.Use(symbols.Symbols); err != nil {
 		return nil, fmt.Errorf("repl: loading gexph symbols: %w", err)
 	}
-	return &session{interp: in, out: stdout, errs: errs}, nil
+	return &session{interp: in, out: stdout, errs: errs, bound: map[string]bool{},
+		packages: packageIndex(stdlib.Symbols, symbols.Symbols)}, nil
 }
 
-// script runs src to the end or to its first error.
+// script runs src to the end or to its first error. A script of statements starts, as
+// an interactive session does, with startImports imported: those whose names it does
+// not bind itself (boundNames), so that its own imports and declarations stand as
+// written.
 func (s *session) script(src string) error {
 	if firstToken(src) == token.PACKAGE {
 		// A whole program: one compilation, then main runs.
@@ -181,6 +193,7 @@ func (s *session) script(src string) error {
 		}
 		return nil
 	}
+	s.importStart(src)
 	chunk, start := "", 1
 	lines := strings.SplitAfter(src, "\n")
 	for i, line := range lines {
@@ -199,6 +212,7 @@ func (s *session) script(src string) error {
 		if err != nil {
 			return s.fail(err, chunk, start)
 		}
+		s.bindImports(importsOnly(chunk))
 		printValues(s.out, vals)
 		chunk = ""
 	}
@@ -234,12 +248,9 @@ func (s *session) interactive(in io.Reader) {
 	defer lr.Close()
 
 	imported := map[string]bool{}
-	var names []string
-	for _, p := range startImports {
-		if _, err := s.eval(context.Background(), importSource([]string{" " + p}), 1); err == nil {
-			imported[" "+p] = true
-			names = append(names, p)
-		}
+	names := s.importStart("")
+	for _, p := range names {
+		imported[" "+p] = true
 	}
 	fmt.Fprintf(s.out, "gexph REPL (Go interpreter, roughly Go 1.21); imported: %s; Tab completes package members, Ctrl-D ends the session.\n",
 		strings.Join(names, ", "))
@@ -290,6 +301,7 @@ func (s *session) interactive(in io.Reader) {
 				for _, sp := range fresh {
 					imported[sp] = true
 				}
+				s.bindImports(fresh)
 			}
 			chunk = ""
 			continue
@@ -371,6 +383,9 @@ func (s *session) describe(err error, chunk string, start int) string {
 		}
 		why := unsupported(chunk, start, s.errs)
 		if why == "" {
+			why = s.missingImport(chunk)
+		}
+		if why == "" {
 			why = "it speaks roughly Go 1.21: no range over integers or functions, no min, max or " +
 				"clear builtins, no generic type inference across compiled packages"
 		}
@@ -378,6 +393,8 @@ func (s *session) describe(err error, chunk string, start int) string {
 	default:
 		msg := s.errs.relocate(err.Error())
 		if why := unsupported(chunk, start, s.errs); why != "" {
+			msg += " (" + why + ")"
+		} else if why := s.missingImport(chunk); why != "" {
 			msg += " (" + why + ")"
 		} else if strings.Contains(msg, "constant definition loop") || strings.Contains(msg, "undefined: ") {
 			msg += " (" + definitionLoopHint(chunk) + ")"

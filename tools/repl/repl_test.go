@@ -291,3 +291,43 @@ func TestEchoedScriptShowsEveryResultOfACall(t *testing.T) {
 		t.Errorf("stdout %q (err %v, stderr %q), want %q", stdout, err, stderr, want)
 	}
 }
+
+// A script of statements starts with the packages a session starts with, so that the
+// same lines run in both: one that uses data, expander and fmt without importing them
+// runs (a two-result call of a package not imported used to fail with "nil pointer
+// dereference"). Its own imports and declarations stand: a script importing math/rand
+// and declaring a func sort runs as written.
+func TestScriptsStartWithTheSessionsImports(t *testing.T) {
+	for _, tc := range []struct{ name, script, want string }{
+		{"packages used without imports",
+			"ds, err := data.Load(\"no-such-set\", data.LoadOptions{})\nfmt.Println(ds == nil, err != nil)\n" +
+				"e, err := expander.Generate(expander.DefaultOptions(20, 4, 1))\nif err != nil {\n\tpanic(err)\n}\n" +
+				"fmt.Println(strings.Repeat(\"n\", 2), e.Graph().N)\n",
+			"true true\nnn 20\n"},
+		{"names the script binds itself",
+			"import (\n\t\"fmt\"\n\t\"math/rand\"\n)\n\nfunc sort(n int) int { return rand.Intn(n) }\n\nfmt.Println(sort(1))\n",
+			"0\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout, stderr, err := runScript(t, tc.script)
+			if err != nil || stdout != tc.want {
+				t.Errorf("stdout %q, error %v (stderr %q); want %q", stdout, err, stderr, tc.want)
+			}
+		})
+	}
+}
+
+// A package that a script uses without importing it, and that scripts do not start
+// with, is named with its import path, whatever the interpreter's own failure.
+func TestScriptNamesAMissingImport(t *testing.T) {
+	for _, script := range []string{
+		"acc, err := metrics.Accuracy(nil, nil)\n",
+		"f := metrics.Accuracy\n",
+	} {
+		_, stderr, err := runScript(t, script)
+		want := `metrics is not imported: add import "github.com/gexph/gexph/gexph/metrics"`
+		if !errors.Is(err, repl.ErrScript) || !strings.Contains(stderr, want) || strings.Contains(stderr, "range over integers") {
+			t.Errorf("%q: error %v, stderr %q; want one saying %s", script, err, stderr, want)
+		}
+	}
+}

@@ -32,6 +32,7 @@ func init() {
 		"ErrUnsupportedFormat":           reflect.ValueOf(&data.ErrUnsupportedFormat).Elem(),
 		"Export":                         reflect.ValueOf(data.Export),
 		"ExportFormat":                   reflect.ValueOf(constant.MakeFromLiteral("\"gexph-export\"", token.STRING, 0)),
+		"ExportTask":                     reflect.ValueOf(data.ExportTask),
 		"ExportVersion":                  reflect.ValueOf(constant.MakeFromLiteral("1", token.INT, 0)),
 		"Fetch":                          reflect.ValueOf(data.Fetch),
 		"FetchRoot":                      reflect.ValueOf(data.FetchRoot),
