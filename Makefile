@@ -14,7 +14,7 @@ GEXPH     := $(BUILD)/gexph
 # Packages cheap enough to run under the race detector.
 RACE_PKGS := ./internal/atomicfile ./internal/dirlock ./internal/jsonfile ./internal/sysinfo ./internal/archtest ./internal/rundir ./internal/logfile ./internal/progress ./gexph/metrics ./gexph/posenc ./gexph/buildcheck ./spectral/... ./expander/... ./data/... ./plots/...
 
-.PHONY: all build build-xla demo test test-short vet bench census fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
+.PHONY: all build build-xla demo test test-arm64 test-short vet bench census fuzz gpu-bundle repl-symbols notebook-kernel jupyter notebooks notebooks-clear clean
 
 all: build
 
@@ -32,11 +32,33 @@ build-xla:
 demo: build
 	$(GEXPH) train -dataset pattern -preset demo -out runs/demo -force
 
-## test: vet, then every package's tests (race detector on the pure-Go packages).
+## test: vet, then every package's tests (race detector on the pure-Go packages), and
+## every test of the patched third_party/compute (its kernels' among them; about a minute):
+## on this CPU, on the AVX2 path (GODEBUG=cpu.avx512f=off, as on most laptops; the same
+## run where the CPU has no AVX-512), and its backend packages built without
+## GOEXPERIMENT=simd. internal/archtest checks that these runs leave none of the kernel
+## tests out.
 test: vet
 	$(GO) test -count=1 -timeout 30m ./...
 	$(GO) test -count=1 -race -timeout 20m $(RACE_PKGS)
-	cd third_party/compute && $(GO) test -count=1 -run 'BufferCache|Rows|GatherMulScatter|Gathered|TallGram|ProductSum|PlanBlocks|BlockBroadcast|RNGBitGenerator|ConvertUint32|TallDense|Identities|AffineRows|ThresholdProducts|CentredSquare|LogisticSlopes|SegmentSoftmax' ./internal/gobackend/ ./internal/gobackend/ops/
+	cd third_party/compute && $(GO) test -count=1 -timeout 20m ./...
+	cd third_party/compute && GODEBUG=cpu.avx512f=off $(GO) test -count=1 -timeout 20m ./...
+	cd third_party/compute && GOEXPERIMENT= $(GO) test -count=1 -timeout 20m ./internal/gobackend/ ./internal/gobackend/ops/
+	GODEBUG=cpu.avx512f=off $(GO) test -count=1 -timeout 20m ./layers/
+
+## test-arm64: arm64 (Apple silicon, Graviton) from this machine: go vet with and without
+## GOEXPERIMENT=simd and with the xla tag (cgo through aarch64-linux-gnu-gcc), then the
+## tests of the patched backend packages and of layers (the fused kernels against the
+## unfused ops) run under qemu-user. Needs Debian's qemu-user and gcc-aarch64-linux-gnu
+## (.ci/run installs them); about 10 minutes on 2 cores.
+test-arm64:
+	@command -v qemu-aarch64 >/dev/null || { echo "test-arm64: qemu-aarch64 not found: apt-get install qemu-user"; exit 1; }
+	@command -v aarch64-linux-gnu-gcc >/dev/null || { echo "test-arm64: aarch64-linux-gnu-gcc not found: apt-get install gcc-aarch64-linux-gnu libc6-dev-arm64-cross"; exit 1; }
+	GOARCH=arm64 $(GO) vet ./...
+	GOARCH=arm64 GOEXPERIMENT= $(GO) vet ./...
+	GOARCH=arm64 CGO_ENABLED=1 CC=aarch64-linux-gnu-gcc $(GO) vet -tags xla ./...
+	cd third_party/compute && GOARCH=arm64 $(GO) test -count=1 -timeout 30m -exec qemu-aarch64 ./internal/gobackend/ ./internal/gobackend/ops/
+	GOARCH=arm64 $(GO) test -count=1 -timeout 30m -exec qemu-aarch64 ./layers/
 
 test-short: vet
 	$(GO) test -short -count=1 ./...

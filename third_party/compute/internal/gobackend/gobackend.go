@@ -102,6 +102,8 @@ func New(config string) (compute.Backend, error) {
 			b.SchedulingStrategy = CreationOrderSchedule
 		case "no_ops":
 			b.NoOps = true
+		case "no_fusion":
+			b.NoFusion = true
 		case "num_executors":
 			vInt, err := strconv.Atoi(value)
 			if err != nil {
@@ -115,7 +117,7 @@ func New(config string) (compute.Backend, error) {
 			setter, ok := KnownOptionsSetters[key]
 			if !ok {
 				return nil, errors.Errorf("unknown configuration option %q for the Go backend -- valid configuration options are: "+
-					"parallelism=#workers, num_executors=#executors, ops_sequential, ops_parallel, dependency_order, creation_order, no_ops, %s; see code for documentation",
+					"parallelism=#workers, num_executors=#executors, ops_sequential, ops_parallel, dependency_order, creation_order, no_ops, no_fusion, %s; see code for documentation",
 					key, strings.Join(xslices.SortedKeys(KnownOptionsSetters), ", "))
 			}
 			err := setter(b, key)

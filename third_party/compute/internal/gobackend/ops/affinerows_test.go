@@ -106,10 +106,11 @@ func testAffineRows(t *testing.T, c, want int) {
 		}
 	}
 	// The weighted output with a product added against a computation here, each product and sum
-	// rounded apart (an explicit conversion forbids fused multiply-adds).
+	// rounded apart (an explicit conversion forbids fused multiply-adds, which arm64 forms from
+	// x*y + z).
 	for i := range r * c {
 		j := i % c
-		wantV := float32(q[i]*e[j]) + float32(float32(p[i]*k[j])+a[j])*w[i/c]
+		wantV := float32(q[i]*e[j]) + float32(float32(float32(p[i]*k[j])+a[j])*w[i/c])
 		if got := fused[3][i]; got != wantV {
 			t.Fatalf("rows of %d, element %d: %v, want %v", c, i, got, wantV)
 		}

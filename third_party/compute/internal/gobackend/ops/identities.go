@@ -58,3 +58,32 @@ func identitySource(n *gobackend.Node) *gobackend.Node {
 	}
 	return n
 }
+
+// liveUses counts the uses of each node of f by the nodes its outputs depend on (and by
+// the outputs themselves); dead nodes count 0.
+func liveUses(f *gobackend.Function) []int {
+	uses := make([]int, len(f.Nodes))
+	live := make([]bool, len(f.Nodes))
+	var visit func(n *gobackend.Node)
+	visit = func(n *gobackend.Node) {
+		if live[n.Index] {
+			return
+		}
+		live[n.Index] = true
+		for _, in := range n.Inputs {
+			uses[in.Index]++
+			visit(in)
+		}
+		for _, captured := range n.CapturedInputs {
+			for _, in := range captured {
+				uses[in.Index]++
+				visit(in)
+			}
+		}
+	}
+	for _, out := range f.Outputs {
+		uses[out.Index] += 2 // An output is never absorbed into another node.
+		visit(out)
+	}
+	return uses
+}

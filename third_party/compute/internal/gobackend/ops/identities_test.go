@@ -89,3 +89,15 @@ func TestIdentitiesForwardedKeepTheValues(t *testing.T) {
 		t.Errorf("outputs %v, %v at 7 for x = %v", fused[0][7], fused[1][7], x[7])
 	}
 }
+
+// must returns a function that passes on a builder's value and fails the test on its
+// error.
+func must(t *testing.T) func(v compute.Value, err error) compute.Value {
+	return func(v compute.Value, err error) compute.Value {
+		t.Helper()
+		if err != nil {
+			t.Fatalf("%+v", err)
+		}
+		return v
+	}
+}

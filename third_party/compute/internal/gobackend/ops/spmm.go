@@ -23,9 +23,12 @@ package ops
 // Attention scores per edge and head are dot products of gathered rows, written as
 // ReduceSum(Mul(Gather(q, dst), Gather(k, src)), last axis): the second transformation
 // rewrites the ReduceSum into one node that reads both rows and adds their products per
-// head in index order (the sums are again equal bit for bit), without the gathered
-// [E, heads, headDim] tensors and their product. The backend option "no_fusion"
-// disables both.
+// head in index order, without the gathered [E, heads, headDim] tensors and their
+// product. The unfused ReduceSum adds in that order the rows it leaves to its plain loop,
+// those shorter than its SIMD threshold (12 values with AVX-512, 16 on arm64): there the
+// sums are again equal bit for bit; on AVX2, and for longer heads, it adds SIMD partial
+// sums, and the two agree to float32 rounding. The backend option "no_fusion" disables
+// both.
 
 import (
 	"simd"
@@ -41,10 +44,6 @@ func init() {
 	gobackend.SetNodeExecutor(compute.OpTypeScatterSum, gobackend.PriorityUser, execGatherMulScatter)
 	gobackend.RegisterTransformation(spmmPriority, &GatheredDotFusion{})
 	gobackend.SetNodeExecutor(compute.OpTypeReduceSum, gobackend.PriorityUser, execGatheredDot)
-	gobackend.KnownOptionsSetters["no_fusion"] = func(b *gobackend.Backend, _ string) error {
-		b.NoFusion = true
-		return nil
-	}
 }
 
 // spmmPriority orders the transformation after the implicit-broadcast removal (100).
@@ -99,35 +98,6 @@ func (*GatherMulScatterFusion) Apply(b *gobackend.Builder) (bool, error) {
 		}
 	}
 	return false, nil
-}
-
-// liveUses counts the uses of each node of f by the nodes its outputs depend on (and by
-// the outputs themselves); dead nodes count 0.
-func liveUses(f *gobackend.Function) []int {
-	uses := make([]int, len(f.Nodes))
-	live := make([]bool, len(f.Nodes))
-	var visit func(n *gobackend.Node)
-	visit = func(n *gobackend.Node) {
-		if live[n.Index] {
-			return
-		}
-		live[n.Index] = true
-		for _, in := range n.Inputs {
-			uses[in.Index]++
-			visit(in)
-		}
-		for _, captured := range n.CapturedInputs {
-			for _, in := range captured {
-				uses[in.Index]++
-				visit(in)
-			}
-		}
-	}
-	for _, out := range f.Outputs {
-		uses[out.Index] += 2 // An output is never absorbed into another node.
-		visit(out)
-	}
-	return uses
 }
 
 // isBroadcastData tells whether n's Data is the broadcast configuration of a plain
@@ -409,7 +379,7 @@ func execGatheredDot(backend *gobackend.Backend, node *gobackend.Node, inputs []
 }
 
 // sumSegments sets out[h] = Σ_k p[h·b+k], each sum in index order from zero (as the
-// unfused ReduceSum adds), four segments at a time as independent chains.
+// unfused ReduceSum's plain loop adds), four segments at a time as independent chains.
 func sumSegments(out, p []float32, b int) {
 	h := 0
 	for ; h+4 <= len(out); h += 4 {
