@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
+	"github.com/gomlx/compute/gobackend"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
@@ -31,6 +33,10 @@ type Census struct {
 	Indexed []IndexedOp `json:"indexed"`
 	// Transfers is what one call moves between host and device.
 	Transfers Transfers `json:"transfers"`
+	// Fusions counts, on the pure-Go backend, the nodes its graph transformations fused
+	// from several operations, by fused kernel (third_party/compute's PATCHES.md): the
+	// speed of that backend rests on them. Empty on other backends.
+	Fusions map[string]int `json:"fusions,omitempty"`
 }
 
 // OpCount is how many operations of one kind a program has, and the elements of their
@@ -101,6 +107,11 @@ func (m *Model) Census(b *Batch, train bool) (*Census, error) {
 	}
 	c.count(g.Nodes())
 	m.countTransfers(c, b, train)
+	if m.goBackend() {
+		if c.Fusions, err = gobackend.Fusions(g.Executable()); err != nil {
+			return nil, fmt.Errorf("census: %w", err)
+		}
+	}
 	return c, nil
 }
 
@@ -181,4 +192,10 @@ func (m *Model) countTransfers(c *Census, b *Batch, train bool) {
 			c.Transfers.VariableBytes += v.Shape().ByteSize()
 		}
 	}
+}
+
+// goBackend tells whether the model runs on the pure-Go backend.
+func (m *Model) goBackend() bool {
+	kind, _, _ := strings.Cut(m.backendName, ":")
+	return kind == DefaultBackend
 }

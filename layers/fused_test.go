@@ -8,6 +8,7 @@ import (
 
 	"github.com/gexph/gexph/expander"
 	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/gobackend"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
 	"github.com/gomlx/gomlx/core/tensors"
 	"github.com/gomlx/gomlx/ml/model"
@@ -63,7 +64,7 @@ func fusedBatchOf(graphs, size, edges, d int) []any {
 // lossAndGradients returns the loss of a GPS layer on a batch (fusedBatchOf's layout) and
 // its gradients with respect to the node states, edge states, interaction-edge embeddings
 // and every trainable variable, computed on the backend given by spec.
-func lossAndGradients(t *testing.T, spec string, cfg GPSConfig, batch []any) [][]float64 {
+func lossAndGradients(t *testing.T, spec string, cfg GPSConfig, batch []any) (res [][]float64, fusions map[string]int) {
 	t.Helper()
 	backend, err := NewBackend(spec)
 	if err != nil {
@@ -98,15 +99,18 @@ func lossAndGradients(t *testing.T, spec string, cfg GPSConfig, batch []any) [][
 		t.Fatal(err)
 	}
 	defer exec.Finalize()
-	outs, err := exec.Call(batch...)
+	outs, g, err := exec.CallWithGraph(batch...)
 	if err != nil {
 		t.Fatalf("%s: %v", spec, err)
 	}
-	res := make([][]float64, len(outs))
+	if fusions, err = gobackend.Fusions(g.Executable()); err != nil {
+		t.Fatal(err)
+	}
+	res = make([][]float64, len(outs))
 	for i, o := range outs {
 		res[i] = flat64(t, o)
 	}
-	return res
+	return res, fusions
 }
 
 // TestFusedKernelsEqualUnfused holds the go backend's fused kernels (gexph's patch of
@@ -124,7 +128,7 @@ func TestFusedKernelsEqualUnfused(t *testing.T) {
 	addEveryKind(configs, GPSConfig{Global: GlobalExphormer, Norm: NormBatch, Heads: 2},
 		GPSConfig{Local: LocalGatedGCN, Norm: NormLayer, Heads: 2, PerformerFeatures: 4})
 	for name, cfg := range configs {
-		t.Run(name, func(t *testing.T) { compareFused(t, cfg, fusedBatch, false) })
+		t.Run(name, func(t *testing.T) { compareFused(t, cfg, fusedBatch, false, "GatherMulScatter") })
 	}
 }
 
@@ -139,17 +143,34 @@ func TestFusedKernelsEqualUnfused(t *testing.T) {
 // rounding of such a sum, up to 1.5e-5 of the element itself here).
 func TestFusedKernelsEqualUnfusedAtScale(t *testing.T) {
 	cfg := GPSConfig{Local: LocalGatedGCN, Global: GlobalExphormer, Norm: NormBatch, Heads: 4, AttentionDropout: 0.2}
-	compareFused(t, cfg, func() []any { return fusedBatchOf(4, 150, 3200, 40) }, true)
+	want := []string{"AffineRows", "GatherMulScatter", "GatheredDot", "GatheredOperand", "LogisticSlope", "ProductSum",
+		"SegmentSoftmax", "TallGram", "ThresholdProduct"}
+	if 40%gobackend.Float32Lanes() != 0 { // the tall dense kernel takes widths off the vector width
+		want = append(want, "TallDense")
+	}
+	compareFused(t, cfg, func() []any { return fusedBatchOf(4, 150, 3200, 40) }, true, want...)
 }
 
 // compareFused holds the loss and gradients of a GPS layer on the backends "go" and
 // "go:no_fusion" to each other, to 1e-5 relative (absolute below 1), of each element or,
 // when normwise, of the tensor's largest magnitude, on batches made by batch (one for each
-// backend: a tensor lives on one backend).
-func compareFused(t *testing.T, cfg GPSConfig, batch func() []any, normwise bool) {
+// backend: a tensor lives on one backend). The go backend must have fused something, and
+// each kernel named in want (gobackend.Fusions), or the comparison tests nothing.
+func compareFused(t *testing.T, cfg GPSConfig, batch func() []any, normwise bool, want ...string) {
 	t.Helper()
-	fused := lossAndGradients(t, "go", cfg, batch())
-	plain := lossAndGradients(t, "go:no_fusion", cfg, batch())
+	fused, fusions := lossAndGradients(t, "go", cfg, batch())
+	plain, none := lossAndGradients(t, "go:no_fusion", cfg, batch())
+	if len(none) != 0 {
+		t.Errorf("go:no_fusion fused %v", none)
+	}
+	if len(fusions) == 0 {
+		t.Fatal("the go backend fused nothing: the comparison would hold two unfused programs to each other")
+	}
+	for _, k := range want {
+		if fusions[k] == 0 {
+			t.Errorf("the go backend did not fuse %s (fused: %v): the layer's pattern for it no longer matches", k, fusions)
+		}
+	}
 	for k := range plain {
 		scale := 1.0
 		for _, want := range plain[k] {

@@ -51,6 +51,9 @@ type affineRows struct {
 	hasP, hasW bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*affineRows) FusionName() string { return "AffineRows" }
+
 // AffineRowsFusion is the graph transformation that fuses chains of per-column affine
 // products and sums into one node (see the file comment).
 type AffineRowsFusion struct{}

@@ -82,6 +82,9 @@ type gatheredBinary struct {
 	gathered [2]bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*gatheredBinary) FusionName() string { return "GatheredOperand" }
+
 // GatheredOperandFusion is the graph transformation that lets an element-wise Add, Sub
 // or Mul read its row-gathered operands' rows directly (see the file comment).
 type GatheredOperandFusion struct{}

@@ -75,6 +75,9 @@ func (*TallGramFusion) Apply(b *gobackend.Builder) (bool, error) {
 	return false, nil
 }
 
+// FusionName implements gobackend.Fusion.
+func (*tallGram) FusionName() string { return "TallGram" }
+
 // tallGramInputs returns x and g when n is DotGeneral(Transpose(x), g) or
 // DotGeneral(Transpose(x), Transpose(g)) (the layouts the backend gives xᵀ·g) of tall
 // float32 x [K, M] and g [K, N] contracting K, with no batch axes.

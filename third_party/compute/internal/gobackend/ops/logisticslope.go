@@ -43,6 +43,9 @@ type logisticSlope struct {
 	weighted   bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*logisticSlope) FusionName() string { return "LogisticSlope" }
+
 // LogisticSlopeFusion is the graph transformation that fuses gradients through the
 // logistic function (see the file comment).
 type LogisticSlopeFusion struct{}

@@ -62,6 +62,9 @@ type productSum struct {
 	centred            bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*productSum) FusionName() string { return "ProductSum" }
+
 // ProductSumFusion is the graph transformation that fuses ReduceSum(Mul(x, s)) into one
 // node (see the file comment).
 type ProductSumFusion struct{}

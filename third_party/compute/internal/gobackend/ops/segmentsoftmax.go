@@ -58,6 +58,9 @@ type segmentSoftmax struct {
 	zScalar             bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*segmentSoftmax) FusionName() string { return "SegmentSoftmax" }
+
 // SegmentSoftmaxFusion is the graph transformation that fuses the softmax over each
 // destination's edges and its gradient (see the file comment).
 type SegmentSoftmaxFusion struct{}

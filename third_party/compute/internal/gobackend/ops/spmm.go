@@ -57,6 +57,9 @@ type gatherMulScatter struct {
 	repeat int
 }
 
+// FusionName implements gobackend.Fusion.
+func (*gatherMulScatter) FusionName() string { return "GatherMulScatter" }
+
 // GatherMulScatterFusion is the graph transformation that fuses ScatterSum(operand, dst,
 // Mul(a, Gather(x, src))) into one node (see the file comment).
 type GatherMulScatterFusion struct{}
@@ -290,6 +293,9 @@ func addProducts(out, a, x []float32) {
 type gatheredDot struct {
 	b int
 }
+
+// FusionName implements gobackend.Fusion.
+func (*gatheredDot) FusionName() string { return "GatheredDot" }
 
 // GatheredDotFusion is the graph transformation that fuses ReduceSum(Mul(Gather(x1, i1),
 // Gather(x2, i2)), last axis) into one node (see the file comment).

@@ -41,6 +41,9 @@ type tallDense struct {
 	transposed bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*tallDense) FusionName() string { return "TallDense" }
+
 // TallDenseFusion is the graph transformation that marks tall dense products for the
 // kernel below (see the file comment).
 type TallDenseFusion struct{}

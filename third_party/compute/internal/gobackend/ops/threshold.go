@@ -50,6 +50,9 @@ type thresholdProduct struct {
 	gram         bool
 }
 
+// FusionName implements gobackend.Fusion.
+func (*thresholdProduct) FusionName() string { return "ThresholdProduct" }
+
 // ThresholdProductFusion is the graph transformation that fuses products of threshold
 // patterns (see the file comment).
 type ThresholdProductFusion struct{}

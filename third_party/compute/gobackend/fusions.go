@@ -1,0 +1,21 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+package gobackend
+
+import (
+	"fmt"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/internal/gobackend"
+)
+
+// Fusions counts, in a program this backend compiled, the nodes that gexph's graph
+// transformations fused from several ops, by fused kernel (see PATCHES.md at the module
+// root); a program of another backend is an error.
+func Fusions(e compute.Executable) (map[string]int, error) {
+	ge, ok := e.(*gobackend.Executable)
+	if !ok {
+		return nil, fmt.Errorf("gobackend.Fusions: %T is not a program of the go backend", e)
+	}
+	return ge.Fusions(), nil
+}

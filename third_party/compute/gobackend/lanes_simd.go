@@ -1,0 +1,12 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package gobackend
+
+import "simd"
+
+// Float32Lanes is the number of float32 values in one SIMD vector of the backend's
+// kernels on this machine (16 with AVX-512, 8 with AVX2, 4 on arm64): some fusions take
+// only shapes that fit it (Fusions counts differ between machines of other widths).
+func Float32Lanes() int { return simd.BroadcastFloat32s(0).Len() }
