@@ -268,10 +268,12 @@ func plusPreset(c *Config) {
 	// index all 13,752 nodes of Computers), features binary as PyG reads them (also for
 	// a file given by path, npz:PATH) and then T.NormalizeFeatures(); main.py:63-65:
 	// undirected, each edge once per direction.
-	// The split is the one difference: they train every run on one fixed 60/20/20 split
-	// (medium_graph/data/*_split.npz, data_utils.py:78-84, main.py:93-94; 3 runs, which
-	// differ in their initialisation only); gexph draws a random 60/20/20 split per seed,
-	// as the paper's code does (docs/RESULTS.md, "Beyond the paper").
+	// The split is the one difference of protocol: they train every run on one fixed
+	// 60/20/20 split (medium_graph/data/*_split.npz, data_utils.py:78-84, main.py:93-94;
+	// 3 runs, which differ in their initialisation only); gexph draws a random 60/20/20
+	// split per seed, as the paper's code does (docs/RESULTS.md, "Beyond the paper").
+	// Initialisation differs too (PyG's Glorot GAT and GCN weights, nn.Linear's uniform
+	// biases; here weights uniform in ±1/√fan_in and biases zero): docs/REFERENCE.md.
 	c.AllNodes, c.BinaryFeatures, c.NormalizeFeatures = true, true, true
 	// The -plus-exphormer presets' interaction graph (the paper's Table 9): the input
 	// graph's edges and a degree-6 expander, no virtual nodes, 2 heads, no attention
