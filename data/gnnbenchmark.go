@@ -78,6 +78,11 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 	if err := checkFeatures(attr, z.Name, opts.BinaryFeatures); err != nil {
 		return nil, err
 	}
+	if opts.NormalizeFeatures {
+		if err := normalizeRows(attr, z.Name); err != nil {
+			return nil, err
+		}
+	}
 	if attr.cols == 0 {
 		return nil, fmt.Errorf("%s: entry attr_shape: the feature matrix is %d×0, with no columns; a node feature matrix needs at least one", z.Name, attr.rows)
 	}
@@ -129,6 +134,9 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 	if opts.BinaryFeatures {
 		transforms = append(transforms, TransformBinaryFeatures)
 	}
+	if opts.NormalizeFeatures {
+		transforms = append(transforms, TransformNormalizedFeatures)
+	}
 	g := full
 	if opts.LargestComponent && !opts.AllNodes {
 		var t string
@@ -152,6 +160,31 @@ func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, e
 		return nil, fmt.Errorf("%s: %w", z.Name, err)
 	}
 	return d, nil
+}
+
+// normalizeRows divides each row of the feature matrix m by the sum of its values where
+// that exceeds 1, x / max(Σ x, 1), as PyTorch Geometric's T.NormalizeFeatures does to a
+// non-negative matrix; a negative value is refused with an error naming the archive,
+// row and column.
+func normalizeRows(m *csrMatrix, archive string) error {
+	for r := range m.rows {
+		lo, hi := m.indptr[r], m.indptr[r+1]
+		sum := 0.0
+		for k := lo; k < hi; k++ {
+			if m.data[k] < 0 {
+				return fmt.Errorf("%s: entry attr_data: row %d, column %d is %v: normalize_features divides non-negative features by their sum (PyG's NormalizeFeatures would subtract the minimum from every entry first)",
+					archive, r, m.indices[k], m.data[k])
+			}
+			sum += float64(m.data[k])
+		}
+		if sum <= 1 {
+			continue
+		}
+		for k := lo; k < hi; k++ {
+			m.data[k] = float32(float64(m.data[k]) / sum)
+		}
+	}
+	return nil
 }
 
 // checkFeatures checks that every value of the feature matrix m is finite (an error

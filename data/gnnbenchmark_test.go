@@ -339,3 +339,52 @@ func BenchmarkLoadComputers(b *testing.B) {
 		}
 	}
 }
+
+// TestNormalizeFeaturesDividesRowsBySum checks NormalizeFeatures on the tiny graph's
+// feature rows (v, 0, v/2), read as given and made binary: each row divided by its sum
+// where that exceeds 1, as PyG's NormalizeFeatures (x / clamp(Σ x, min=1)), so row 0
+// (all zero) stays zero and row 1 of the binary matrix (1, 0, 1) becomes (½, 0, ½); the
+// transform is listed after binary-features.
+func TestNormalizeFeaturesDividesRowsBySum(t *testing.T) {
+	path := writeTemp(t, "tiny.npz", zipBytes(false, tinyGNN()...))
+	for _, binary := range []bool{false, true} {
+		d, err := Load("npz:"+path, LoadOptions{Seed: 1, BinaryFeatures: binary, NormalizeFeatures: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := d.Graphs[0]
+		for v := range g.NumNodes {
+			raw := []float64{float64(v), 0, float64(v) / 2}
+			if binary {
+				for c := range raw {
+					if raw[c] > 0 {
+						raw[c] = 1
+					}
+				}
+			}
+			sum := raw[0] + raw[1] + raw[2]
+			var got [3]float64
+			for k := g.Node.Indptr[v]; k < g.Node.Indptr[v+1]; k++ {
+				got[g.Node.Indices[k]] = float64(g.Node.Values[k])
+			}
+			for c := range raw {
+				if want := raw[c] / max(sum, 1); math.Abs(got[c]-want) > 1e-7 {
+					t.Errorf("binary %v, row %d: features %v, want row / max(%g, 1)", binary, v, got, sum)
+					break
+				}
+			}
+		}
+		want := []string{TransformNormalizedFeatures}
+		if binary {
+			want = []string{TransformBinaryFeatures, TransformNormalizedFeatures}
+		}
+		if !reflect.DeepEqual(d.Transforms, want) {
+			t.Errorf("binary %v: transforms %v, want %v", binary, d.Transforms, want)
+		}
+	}
+	neg := replaced(tinyGNN(), "attr_data", npyOf([]float32{-1, 0.5, 2, 1, 3, 1.5, 4, 2, 5, 2.5, 6, 3}))
+	_, err := Load("npz:"+writeTemp(t, "neg.npz", zipBytes(false, neg...)), LoadOptions{NormalizeFeatures: true})
+	wantError(t, "negative features", err, "attr_data", "row 1", "-1", "non-negative")
+	_, err = Load("pattern", LoadOptions{NormalizeFeatures: true})
+	wantError(t, "normalize_features on PATTERN", err, `"pattern"`, "normalize_features")
+}

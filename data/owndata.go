@@ -16,6 +16,9 @@ const (
 	TransformDoubledEdges = "doubled-edges"
 	// TransformSelfLoops: a self loop added to every node (LoadOptions.SelfLoops).
 	TransformSelfLoops = "self-loops"
+	// TransformNormalizedFeatures: every node's features divided by their sum, at least 1
+	// (LoadOptions.NormalizeFeatures).
+	TransformNormalizedFeatures = "normalized-features"
 )
 
 // largestComponent returns the largest connected component of g with the original id of

@@ -54,6 +54,12 @@ type LoadOptions struct {
 	// SelfLoops adds a self loop to every node of a gnn-benchmark npz graph (the
 	// reference's add_self_loops), so attention also runs over node → itself.
 	SelfLoops bool
+	// NormalizeFeatures divides the node features of a gnn-benchmark npz graph, row by
+	// row, by their sum where it exceeds 1 (x / max(Σ x, 1)), after BinaryFeatures, as
+	// PyTorch Geometric's T.NormalizeFeatures does to non-negative features, on which Luo
+	// et al. train their classic GNNs. Negative features are refused (PyG would subtract
+	// their minimum from every entry first).
+	NormalizeFeatures bool
 	// MaxBytes bounds what loading may take in: the text (decompressed) read from each
 	// file of an edge-list directory or an OGB data set, and the estimated memory of a
 	// generated data set (a planted-partition graph, PlantedPartitionBytes; PATTERN or
@@ -274,6 +280,9 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 // they do not apply to (one that is neither npz:PATH, edgelist:DIR nor a gnn-benchmark
 // set known by name, which applies both anyway), rather than ignoring them.
 func checkTransforms(spec string, opts LoadOptions) error {
+	if opts.NormalizeFeatures && !isGNNBenchmark(spec) {
+		return fmt.Errorf("data set %q: LoadOptions.NormalizeFeatures (config normalize_features) applies to npz:PATH data and the gnn-benchmark sets known by name only", spec)
+	}
 	if !opts.BinaryFeatures && !opts.LargestComponent {
 		return nil
 	}
@@ -287,6 +296,21 @@ func checkTransforms(spec string, opts LoadOptions) error {
 		}
 	}
 	return fmt.Errorf("data set %q: LoadOptions.BinaryFeatures and LargestComponent (-binary-features, -largest-component; config binary_features, largest_component) apply to npz:PATH and edgelist:DIR data only", spec)
+}
+
+// isGNNBenchmark tells whether spec loads a gnn-benchmark npz file: npz:PATH or a set
+// known by name that is one.
+func isGNNBenchmark(spec string) bool {
+	kind, _, ok := strings.Cut(spec, ":")
+	if ok {
+		return kind == "npz"
+	}
+	for _, e := range registry() {
+		if e.Name == strings.ToLower(spec) && e.gnnBenchmark() {
+			return true
+		}
+	}
+	return false
 }
 
 // gnnBenchmark tells whether the entry is a gnn-benchmark npz set (LoadGNNBenchmark).

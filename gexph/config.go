@@ -25,9 +25,11 @@ import (
 // Choices of the string-valued Config fields. Validate rejects any other value and lists
 // the valid ones in its error.
 var (
-	peKinds     = []string{PENone, PELap, PEESLap, PERWSE}
-	metricNames = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE}
-	lossNames   = []string{"", LossCrossEntropy, LossWeightedCrossEntropy, LossBCE, LossL1, LossMSE}
+	peKinds        = []string{PENone, PELap, PEESLap, PERWSE}
+	optimizerNames = []string{"", OptimizerAdamW, OptimizerAdam}
+	scheduleNames  = []string{"", ScheduleCosine, ScheduleConstant}
+	metricNames    = []string{MetricAccuracy, MetricWeightedAccuracy, MetricMacroF1, MetricAP, MetricMAE}
+	lossNames      = []string{"", LossCrossEntropy, LossWeightedCrossEntropy, LossBCE, LossL1, LossMSE}
 )
 
 // Positional encodings (Config.PE).
@@ -68,6 +70,26 @@ const (
 	LossL1 = "l1"
 	// LossMSE is the mean squared error.
 	LossMSE = "mse"
+)
+
+// Optimizers (Config.Optimizer).
+const (
+	// OptimizerAdamW is Adam with decoupled weight decay (AdamW, GraphGPS's optimizer):
+	// each step also subtracts lr·weight_decay·w. The empty name is AdamW too.
+	OptimizerAdamW = "adamw"
+	// OptimizerAdam is Adam with weight decay as an L2 term of the gradient, g + λ·w,
+	// before the moments: PyTorch's torch.optim.Adam(weight_decay=λ), with which Luo et
+	// al. train their classic GNNs.
+	OptimizerAdam = "adam"
+)
+
+// Learning-rate schedules (Config.Schedule).
+const (
+	// ScheduleCosine is GraphGPS's cosine_with_warmup (see LearningRate); the empty name
+	// is it too.
+	ScheduleCosine = "cosine"
+	// ScheduleConstant keeps the learning rate at Config.LearningRate every epoch.
+	ScheduleConstant = "constant"
 )
 
 // Config holds every hyperparameter of a model and its training: the columns of the
@@ -222,6 +244,27 @@ type Config struct {
 	// batch_nodes, at least 1024).
 	EvalChunkNodes int `json:"eval_chunk_nodes"`
 
+	// Block is the form of every layer: "gps" (the empty name too: GraphGPS's layer) or
+	// "classic" (the layer of Luo et al.'s classic GNNs, layers.BlockClassic: the local
+	// model, with linear_residual a linear map of the input, with attention its output,
+	// summed, then norm, ReLU and dropout; its first layer reads the node features at
+	// their own width, without a node encoder; the head then reads the last layer).
+	Block layers.Block `json:"block"`
+	// LinearResidual (block classic) adds a linear map of each layer's input to the
+	// layer's sum, Luo et al.'s residual connection (their --res).
+	LinearResidual bool `json:"linear_residual"`
+	// MPNNHeads is the number of heads of the gat MPNN (0: Heads).
+	MPNNHeads int `json:"mpnn_heads"`
+	// Optimizer is "adamw" (the empty name too) or "adam" (weight decay as an L2 term
+	// of the gradient, as PyTorch's Adam); see OptimizerAdamW and OptimizerAdam.
+	Optimizer string `json:"optimizer"`
+	// Schedule is the learning-rate schedule: "cosine" (the empty name too: warm-up,
+	// then a half cosine) or "constant".
+	Schedule string `json:"schedule"`
+	// NormalizeFeatures divides every node's features by their sum (at least 1), as
+	// PyTorch Geometric's T.NormalizeFeatures (data.LoadOptions.NormalizeFeatures).
+	NormalizeFeatures bool `json:"normalize_features"`
+
 	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a
 	// transductive data set) taken from each split, in split order; 0 keeps them all.
 	MaxTrain int `json:"max_train"`
@@ -232,7 +275,7 @@ type Config struct {
 // Validate checks every field and returns an error naming the first bad one; an unknown
 // option lists the valid choices.
 func (c *Config) Validate() error {
-	for _, check := range []func() error{c.validateChoices, c.validateGPS, c.validateCounts, c.validateRates, c.validateStructure, c.validateSampling} {
+	for _, check := range []func() error{c.validateChoices, c.validateGPS, c.validateCounts, c.validateRates, c.validateStructure, c.validateClassic, c.validateSampling} {
 		if err := check(); err != nil {
 			return err
 		}
@@ -244,7 +287,8 @@ func (c *Config) Validate() error {
 // layers package checks (validateGPS).
 var gpsFields = map[string]string{
 	"Local": "mpnn", "Global": "attention", "Norm": "norm", "Heads": "heads",
-	"Dropout": "dropout", "AttentionDropout": "attn_dropout",
+	"Dropout": "dropout", "AttentionDropout": "attn_dropout", "Block": "block",
+	"LinearResidual": "linear_residual", "LocalHeads": "mpnn_heads",
 }
 
 // gpsConfig is the configuration of the model's GPS layers.
@@ -253,7 +297,8 @@ func (c Config) gpsConfig() layers.GPSConfig {
 		Local: c.MPNN, Global: c.Attention, Norm: c.Norm, Heads: c.Heads,
 		Dropout: c.Dropout, AttentionDropout: c.AttnDropout, PerformerSeed: c.Seed,
 		RecomputeGathers: !c.KeepGathers, ReferenceAttention: c.ReferenceAttention,
-		NormalizeValues: c.NormalizeValues,
+		NormalizeValues: c.NormalizeValues, Block: c.Block, LinearResidual: c.LinearResidual,
+		LocalHeads: c.MPNNHeads,
 	}
 }
 
@@ -285,6 +330,8 @@ func (c *Config) validateChoices() error {
 		{"pooling", string(c.Pooling), names(layers.Poolings())},
 		{"metric", c.Metric, metricNames},
 		{"loss", c.Loss, lossNames},
+		{"optimizer", c.Optimizer, optimizerNames},
+		{"schedule", c.Schedule, scheduleNames},
 	} {
 		if !slices.Contains(ch.choices, ch.value) {
 			return fmt.Errorf("config: %s: unknown value %q (choices: %s)", ch.field, ch.value, quoteList(ch.choices))
@@ -331,6 +378,9 @@ func (c *Config) validateRates() error {
 	if c.HiddenDim%c.Heads != 0 {
 		return fmt.Errorf("config: heads = %d does not divide hidden_dim = %d", c.Heads, c.HiddenDim)
 	}
+	if c.MPNN == layers.LocalGAT && c.MPNNHeads > 0 && c.HiddenDim%c.MPNNHeads != 0 {
+		return fmt.Errorf("config: mpnn_heads = %d does not divide hidden_dim = %d", c.MPNNHeads, c.HiddenDim)
+	}
 	if !(c.LearningRate > 0) || math.IsInf(c.LearningRate, 0) {
 		return fmt.Errorf("config: lr = %v, want a finite value > 0", c.LearningRate)
 	}
@@ -367,6 +417,26 @@ func (c *Config) validateStructure() error {
 	}
 	if (c.PE == PELap || c.PE == PERWSE) && (c.PEDim < 1 || c.PEDim >= c.HiddenDim) {
 		return fmt.Errorf("config: pe %q needs 1 ≤ pe_dim < hidden_dim = %d, got pe_dim = %d", c.PE, c.HiddenDim, c.PEDim)
+	}
+	return nil
+}
+
+// validateClassic refuses what block classic cannot hold: its first layer reads the node
+// features through its own maps, so nothing may stand between the features and it
+// (positional encodings, pre-MP layers, virtual nodes and their reference form).
+func (c *Config) validateClassic() error {
+	if c.Block != layers.BlockClassic {
+		return nil
+	}
+	switch {
+	case c.PE != PENone:
+		return fmt.Errorf("config: block %q reads the node features in its first layer, without an encoder to add positional encodings to: pe must be %q, got %q", c.Block, PENone, c.PE)
+	case c.PreMPLayers > 0:
+		return fmt.Errorf("config: block %q reads the node features in its first layer: pre_mp_layers must be 0, got %d", c.Block, c.PreMPLayers)
+	case c.GlobalEdges && c.Attention.Layout() == layers.OverInteractionGraph:
+		return fmt.Errorf("config: block %q has no node states before its first layer to give virtual nodes: global_edges must be off", c.Block)
+	case c.ReferenceVirtualNodes:
+		return fmt.Errorf("config: reference_virtual_nodes needs block %q", layers.BlockGPS)
 	}
 	return nil
 }

@@ -17,10 +17,12 @@ import (
 
 func TestPresetsValidate(t *testing.T) {
 	names := PresetNames()
-	want := []string{"cifar10", "citeseer", "cluster", "cluster-ref", "coco-sp", "computers", "computers-ref", "computers-tuned",
-		"cora", "cs", "cs-ref", "cs-tuned", "demo", "graph", "large", "malnet-tiny", "mnist", "mnist-ref", "node", "ogbn-arxiv",
+	want := []string{"cifar10", "citeseer", "cluster", "cluster-ref", "coco-sp", "computers", "computers-plus",
+		"computers-plus-exphormer", "computers-ref", "computers-tuned", "cora", "cs", "cs-plus", "cs-plus-exphormer", "cs-ref",
+		"cs-tuned", "demo", "graph", "large", "malnet-tiny", "mnist", "mnist-ref", "node", "ogbn-arxiv",
 		"ogbn-products", "pascalvoc-sp", "pattern", "pattern-ref", "peptides-func", "peptides-func-ref", "peptides-struct",
-		"photo", "photo-ref", "photo-tuned", "physics", "physics-ref", "physics-tuned", "scaling"}
+		"photo", "photo-plus", "photo-plus-exphormer", "photo-ref", "photo-tuned", "physics", "physics-plus",
+		"physics-plus-exphormer", "physics-ref", "physics-tuned", "scaling"}
 	if !reflect.DeepEqual(names, want) {
 		t.Fatalf("PresetNames() = %v, want %v", names, want)
 	}

@@ -12,8 +12,9 @@ import (
 )
 
 // kindConfigs returns one small config per local model (with Exphormer attention and
-// alone) and per global model (alone), named after them: the contract below runs on
-// each, so a new kind is checked as soon as layers lists it.
+// alone) and per global model (alone), named after them, and the same for block classic
+// (the local models it takes, with the linear residual; "classic/…"): the contract below
+// runs on each, so a new kind is checked as soon as layers lists it.
 func kindConfigs() map[string]Config {
 	out := map[string]Config{}
 	for _, l := range layers.LocalModels() {
@@ -33,6 +34,17 @@ func kindConfigs() map[string]Config {
 		c := tinyConfig()
 		c.Layers, c.MPNN, c.Attention, c.PE = 2, layers.LocalNone, g, PENone
 		out[fmt.Sprintf("none+%s", g)] = c
+	}
+	for _, l := range layers.LocalModels() {
+		for _, g := range []layers.GlobalModel{layers.GlobalExphormer, layers.GlobalNone} {
+			c := tinyConfig()
+			c.Layers, c.MPNN, c.Attention, c.PE = 2, l, g, PENone
+			c.Block, c.LinearResidual, c.Norm, c.MPNNHeads = layers.BlockClassic, true, layers.NormLayer, 1
+			c.GlobalEdges, c.VirtualNodes = false, 0
+			if c.Validate() == nil { // the local models block classic takes
+				out[fmt.Sprintf("classic/%s+%s", l, g)] = c
+			}
+		}
 	}
 	return out
 }

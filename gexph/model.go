@@ -553,8 +553,12 @@ func asFloat32(nodes []*Node) []*Node {
 }
 
 // nodeEmbeddingDim is the width of the encoded node features (the PE embedding fills
-// the rest of HiddenDim for lappe and rwse).
+// the rest of HiddenDim for lappe and rwse; a classic model's first layer reads its k
+// input maps of width HiddenDim from one encoding of width k·HiddenDim).
 func (m *Model) nodeEmbeddingDim() int {
+	if k := m.cfg.gpsConfig().ClassicInputMaps(); k > 0 {
+		return k * m.cfg.HiddenDim
+	}
 	if m.cfg.PE == PELap || m.cfg.PE == PERWSE {
 		return m.cfg.HiddenDim - m.cfg.PEDim
 	}
@@ -586,11 +590,15 @@ func (m *Model) modelGraph(scope *model.Scope, in *Inputs[*Node]) *Node {
 // and the equivariant-stable PE distances.
 type edgeInputs struct {
 	e, eTable, eIndex, attnTable, attnIndex, peDist *Node
+	// firstMaps are the input maps of a classic model's first layer (encodeFirstMaps),
+	// which reads them in place of node states.
+	firstMaps []*Node
 }
 
 // encodeGraph builds the encoders: with nodes, the node states [N + V, D] entering the
-// first layer (features, positional encodings, pre-MP layers, virtual nodes); always the
-// encoded edges. scope carries the model's initializer.
+// first layer (features, positional encodings, pre-MP layers, virtual nodes), or for
+// block classic the first layer's input maps (ed.firstMaps, h nil); always the encoded
+// edges. scope carries the model's initializer.
 func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (h *Node, ed edgeInputs) {
 	cfg := m.cfg
 	d := cfg.HiddenDim
@@ -599,9 +607,11 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 	gp := in.GraphMask.Shape().Dimensions[0]
 
 	var esPE *Node
-	if nodes || cfg.PE == PEESLap {
+	if nodes && cfg.Block == layers.BlockClassic {
+		ed.firstMaps = m.encodeFirstMaps(scope.In("node_encoder"), in)
+	} else if nodes || cfg.PE == PEESLap {
 		if nodes {
-			h = m.encodeNodes(scope.In("node_encoder"), in, m.nodeEmbeddingDim())
+			h = m.encodeNodes(scope.In("node_encoder"), in, m.nodeEmbeddingDim(), true)
 		}
 		switch cfg.PE {
 		case PEESLap:
@@ -671,6 +681,9 @@ func (m *Model) encodeGraph(scope *model.Scope, in *Inputs[*Node], nodes bool) (
 func (m *Model) layerGraph(scope *model.Scope, l int, h, e *Node, in *Inputs[*Node], ed edgeInputs, weights **Node) (*Node, *Node) {
 	cfg := m.cfg
 	lb := layers.NewGPSLayer(scope.In("layer_%d", l), h, m.gpsConfig()).NormMask(in.NormMask).LocalEdgeMask(in.EdgeMask)
+	if l == 0 && ed.firstMaps != nil {
+		lb.InputMaps(ed.firstMaps)
+	}
 	if cfg.ReferenceVirtualNodes && m.numVirtual > 0 {
 		lb.ReferenceVirtualNodes(in.NodeMask.Shape().Dimensions[0])
 	}
@@ -727,25 +740,48 @@ func (m *Model) headGraph(scope *model.Scope, h *Node, in *Inputs[*Node]) *Node 
 	return hb.Done()
 }
 
+// encodeFirstMaps returns the k input maps of a classic model's first layer
+// (layers.GPSConfig.ClassicInputMaps): the node features times each of the layer's k
+// weights, [rows, HiddenDim] each and without bias, computed as one encoding of width
+// k·HiddenDim (the weights of a dense feature matrix sliced, never the result).
+func (m *Model) encodeFirstMaps(scope *model.Scope, in *Inputs[*Node]) []*Node {
+	d, k := m.cfg.HiddenDim, m.cfg.gpsConfig().ClassicInputMaps()
+	if m.spec.node.kind == data.Dense {
+		return layers.LinearParts(scope, in.X, false, d, k)
+	}
+	all := m.encodeNodes(scope, in, k*d, false)
+	maps := make([]*Node, k)
+	for p := range maps {
+		maps[p] = Slice(all, AxisRange(), AxisRange(p*d, (p+1)*d))
+	}
+	return maps
+}
+
 // encodeNodes embeds the node features to width dim: a linear map (dense, sparse) or a
-// sum of per-column embeddings plus a bias (categorical; the same function as a linear
-// map of the one-hot codes), or one learned vector when there are no features.
-func (m *Model) encodeNodes(scope *model.Scope, in *Inputs[*Node], dim int) *Node {
+// sum of per-column embeddings (categorical; the same function as a linear map of the
+// one-hot codes), each plus a bias when bias is set, or one learned vector when there
+// are no features.
+func (m *Model) encodeNodes(scope *model.Scope, in *Inputs[*Node], dim int, bias bool) *Node {
 	np := in.NodeMask.Shape().Dimensions[0]
 	switch m.spec.node.kind {
 	case data.Dense:
-		return layers.Linear(scope, in.X, true, dim)
+		return layers.Linear(scope, in.X, bias, dim)
 	case data.Categorical:
-		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim, m.cfg.TorchInit, m.dtype)
+		return categoricalEmbedding(scope, in.XCat, m.spec.node.card, dim, m.cfg.TorchInit, bias, m.dtype)
 	case data.Sparse:
 		g := in.NodeMask.Graph()
 		w := scope.VariableWithShape("weights", shapes.Make(m.dtype, m.spec.node.cols, dim)).NodeValue(g)
-		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(m.dtype, dim)).NodeValue(g)
+		var x *Node
 		if m.densify {
-			return Add(layers.LinearMap(in.X, w), InsertAxes(b, 0))
+			x = layers.LinearMap(in.X, w)
+		} else {
+			rows := Mul(Gather(w, InsertAxes(in.XCol, -1)), InsertAxes(in.XVal, -1))
+			x = ScatterSum(Zeros(g, shapes.Make(m.dtype, np, dim)), InsertAxes(in.XRow, -1), rows, false, false)
 		}
-		rows := Mul(Gather(w, InsertAxes(in.XCol, -1)), InsertAxes(in.XVal, -1))
-		x := ScatterSum(Zeros(g, shapes.Make(m.dtype, np, dim)), InsertAxes(in.XRow, -1), rows, false, false)
+		if !bias {
+			return x
+		}
+		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(m.dtype, dim)).NodeValue(g)
 		return Add(x, InsertAxes(b, 0))
 	}
 	one := layers.EdgeTypeEmbedding(scope, Zeros(in.NodeMask.Graph(), shapes.Make(dtypes.Int32, 1)), 1, dim, m.dtype)
@@ -769,17 +805,17 @@ func (m *Model) encodeEdgeTable(scope *model.Scope, in *Inputs[*Node], dim int) 
 		b := scope.WithInitializer(initializer.Zero).VariableWithShape("biases", shapes.Make(m.dtype, dim)).NodeValue(g)
 		return Add(table, InsertAxes(b, 0)), Reshape(in.ECat, ep)
 	case m.spec.edge.kind == data.Categorical:
-		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim, false, m.dtype), nil
+		return categoricalEmbedding(scope, in.ECat, m.spec.edge.card, dim, false, true, m.dtype), nil
 	}
 	one := layers.EdgeTypeEmbedding(scope, Zeros(g, shapes.Make(dtypes.Int32, 1)), 1, dim, m.dtype)
 	return one, Zeros(g, shapes.Make(dtypes.Int32, ep))
 }
 
-// categoricalEmbedding sums one learned embedding per column of codes [R, C] and adds a
-// bias: the linear map of the concatenated one-hot codes. With oneHotInit the tables and
-// the bias are initialised as PyTorch's nn.Linear of that one-hot vector (uniform in
-// ±1/√(total codes)); otherwise the rows N(0, 1) and the bias zero.
-func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, oneHotInit bool, dtype dtypes.DType) *Node {
+// categoricalEmbedding sums one learned embedding per column of codes [R, C] and, with
+// bias, adds a bias: the linear map of the concatenated one-hot codes. With oneHotInit
+// the tables and the bias are initialised as PyTorch's nn.Linear of that one-hot vector
+// (uniform in ±1/√(total codes)); otherwise the rows N(0, 1) and the bias zero.
+func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, oneHotInit, bias bool, dtype dtypes.DType) *Node {
 	g := codes.Graph()
 	biasScope := scope.WithInitializer(initializer.Zero)
 	var uniform *model.Scope
@@ -807,6 +843,12 @@ func categoricalEmbedding(scope *model.Scope, codes *Node, card []int, dim int, 
 		} else {
 			sum = Add(sum, emb)
 		}
+	}
+	if !bias {
+		if sum == nil {
+			return Zeros(g, shapes.Make(dtype, codes.Shape().Dimensions[0], dim))
+		}
+		return sum
 	}
 	b := biasScope.VariableWithShape("biases", shapes.Make(dtype, dim)).NodeValue(g)
 	if sum == nil {

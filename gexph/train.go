@@ -122,14 +122,17 @@ type Result struct {
 // LearningRate returns the learning rate of epoch (0-based) of a run of cfg started
 // afresh, as GraphGPS's cosine_with_warmup stepped once per epoch: a linear warm-up
 // lr·max(10⁻⁶, e/W) over the first W = WarmupEpochs(cfg) epochs, then a half cosine
-// lr·½(1 + cos(π·(e − W)/(Epochs − W))) towards 0. A resumed run keeps the warm-up it
-// started with (see runWarmup).
+// lr·½(1 + cos(π·(e − W)/(Epochs − W))) towards 0; with Schedule "constant", lr. A
+// resumed run keeps the warm-up it started with (see runWarmup).
 func LearningRate(cfg Config, epoch int) float64 {
 	return scheduledRate(cfg, WarmupEpochs(cfg), epoch)
 }
 
 // scheduledRate is LearningRate with a warm-up of w epochs.
 func scheduledRate(cfg Config, w, epoch int) float64 {
+	if cfg.Schedule == ScheduleConstant {
+		return cfg.LearningRate
+	}
 	if epoch < w {
 		return cfg.LearningRate * math.Max(1e-6, float64(epoch)/float64(max(1, w)))
 	}
@@ -229,7 +232,11 @@ func (m *Model) prepareTraining() error {
 	if m.trainExec != nil {
 		return nil
 	}
-	opt := optimizer.Adam().LearningRate(m.cfg.LearningRate).WeightDecay(m.cfg.WeightDecay).Epsilon(1e-8).Done()
+	decoupled, l2 := m.cfg.WeightDecay, 0.0
+	if m.cfg.Optimizer == OptimizerAdam {
+		decoupled, l2 = 0, m.cfg.WeightDecay
+	}
+	opt := optimizer.Adam().LearningRate(m.cfg.LearningRate).WeightDecay(decoupled).Epsilon(1e-8).Done()
 	gopt, ok := opt.(gradientOptimizer)
 	if !ok {
 		return errors.New("train: the Adam optimizer does not accept gradients")
@@ -241,7 +248,7 @@ func (m *Model) prepareTraining() error {
 		in := m.bind(ins)
 		out := m.modelGraph(scope, in)
 		loss := m.lossGraph(out, in)
-		grads := scope.BuildTrainableVariablesGradientsGraph(loss)
+		grads := scope.BuildTrainableVariablesGradientsGraph(withL2(scope, loss, l2))
 		if clip > 0 {
 			grads = clipByGlobalNorm(grads, clip)
 		}
@@ -255,6 +262,24 @@ func (m *Model) prepareTraining() error {
 	return nil
 }
 
+// withL2 returns loss + ½·l2·Σ‖w‖² over the trainable variables the loss reads, whose
+// gradient adds l2·w to each variable's: the weight decay of PyTorch's Adam
+// (OptimizerAdam). The step reports loss without it. l2 = 0 returns loss.
+func withL2(scope *model.Scope, loss *Node, l2 float64) *Node {
+	if l2 == 0 {
+		return loss
+	}
+	g := loss.Graph()
+	total := loss
+	for v := range scope.IterVariables() {
+		if v.Trainable && v.InUseByGraph(g) {
+			sq := ConvertDType(ReduceAllSum(Square(v.NodeValue(g))), loss.DType())
+			total = Add(total, MulScalar(sq, l2/2))
+		}
+	}
+	return total
+}
+
 // SetLearningRate sets the optimizer's learning rate for the following steps (Train
 // sets it once per epoch, as LearningRate says).
 func (m *Model) SetLearningRate(lr float64) error {
@@ -266,7 +291,7 @@ func (m *Model) SetLearningRate(lr float64) error {
 }
 
 // TrainStep runs one optimisation step on b — forward, backward, gradient clipping and an
-// AdamW update at the current learning rate — and returns the batch's loss. Train runs
+// AdamW (or Adam, Config.Optimizer) update at the current learning rate — and returns the batch's loss. Train runs
 // these; programs with loops of their own call it directly.
 func (m *Model) TrainStep(b *Batch) (float64, error) {
 	loss, _, err := m.trainStep(b)
@@ -1055,6 +1080,7 @@ func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
 	lo.SelfLoops = lo.SelfLoops || cfg.SelfLoops
 	lo.BinaryFeatures = lo.BinaryFeatures || cfg.BinaryFeatures
 	lo.LargestComponent = lo.LargestComponent || cfg.LargestComponent
+	lo.NormalizeFeatures = lo.NormalizeFeatures || cfg.NormalizeFeatures
 	return lo
 }
 

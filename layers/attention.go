@@ -16,6 +16,7 @@ type ExphormerAttentionBuilder struct {
 	scope                *model.Scope
 	x, edgeEmb, src, dst *Node
 	edgeTable, edgeIndex *Node
+	qkv                  []*Node // W_Q x, W_K x, W_V x given (Projected), or nil
 	numHeads             int
 	dropoutRate          float64
 	reference            bool
@@ -141,6 +142,15 @@ func (b *ExphormerAttentionBuilder) NormalizeValues(normalize bool) *ExphormerAt
 	return b
 }
 
+// Projected gives the query, key and value maps of the nodes, q = W_Q x, k = W_K x and
+// v = W_V x ([N, D] each), already computed (see GCNAggregate), in place of
+// NewExphormerAttention's x (which may then be nil): the layer then has no "qkv"
+// variable, and UseBias does not apply to them.
+func (b *ExphormerAttentionBuilder) Projected(q, k, v *Node) *ExphormerAttentionBuilder {
+	b.qkv = []*Node{q, k, v}
+	return b
+}
+
 // Done builds the layer and returns the new node states [N, D].
 func (b *ExphormerAttentionBuilder) Done() *Node {
 	out, _ := b.build(false)
@@ -154,9 +164,20 @@ func (b *ExphormerAttentionBuilder) DoneWithWeights() (out, weights *Node) {
 }
 
 func (b *ExphormerAttentionBuilder) validate() (n, d, e int) {
-	checkRank("attention input x", b.x, 2)
-	checkFloat("attention input x", b.x)
-	n, d = dim(b.x, 0), dim(b.x, 1)
+	x := b.x
+	if b.qkv != nil {
+		for i, name := range []string{"query", "key", "value"} {
+			checkRank("attention "+name+" map", b.qkv[i], 2)
+			checkFloat("attention "+name+" map", b.qkv[i])
+			if !b.qkv[i].Shape().Equal(b.qkv[0].Shape()) {
+				failf("attention: %s map %s differs in shape from the query map %s", name, b.qkv[i].Shape(), b.qkv[0].Shape())
+			}
+		}
+		x = b.qkv[0]
+	}
+	checkRank("attention input x", x, 2)
+	checkFloat("attention input x", x)
+	n, d = dim(x, 0), dim(x, 1)
 	if b.numHeads <= 0 || d%b.numHeads != 0 {
 		failf("attention: hidden size %d is not a positive multiple of numHeads=%d", d, b.numHeads)
 	}
@@ -168,16 +189,16 @@ func (b *ExphormerAttentionBuilder) validate() (n, d, e int) {
 	}
 	if b.edgeEmb != nil {
 		checkRank("attention edge embeddings", b.edgeEmb, 2)
-		if dim(b.edgeEmb, 0) != e || b.edgeEmb.DType() != b.x.DType() {
+		if dim(b.edgeEmb, 0) != e || b.edgeEmb.DType() != x.DType() {
 			failf("attention: edge embeddings %s do not match %d edges of dtype %s",
-				b.edgeEmb.Shape(), e, b.x.DType())
+				b.edgeEmb.Shape(), e, x.DType())
 		}
 	}
 	if b.edgeTable != nil {
 		checkRank("attention edge table", b.edgeTable, 2)
 		checkIndices("attention edge table index", b.edgeIndex, e)
-		if b.edgeTable.DType() != b.x.DType() {
-			failf("attention: edge table dtype %s differs from x dtype %s", b.edgeTable.DType(), b.x.DType())
+		if b.edgeTable.DType() != x.DType() {
+			failf("attention: edge table dtype %s differs from x dtype %s", b.edgeTable.DType(), x.DType())
 		}
 	}
 	checkRate("attention dropout", b.dropoutRate)
@@ -189,7 +210,10 @@ func (b *ExphormerAttentionBuilder) validate() (n, d, e int) {
 
 func (b *ExphormerAttentionBuilder) build(wantWeights bool) (out, weights *Node) {
 	n, d, _ := b.validate()
-	qkv := denseParts(b.scope, "qkv", b.x, b.useBias, d, 3)
+	qkv := b.qkv
+	if qkv == nil {
+		qkv = denseParts(b.scope, "qkv", b.x, b.useBias, d, 3)
+	}
 	// The scale 1/√d_h is applied to the N queries rather than the E scores.
 	q := MulScalar(qkv[0], 1/math.Sqrt(float64(d/b.numHeads)))
 	k, v := qkv[1], qkv[2]

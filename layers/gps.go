@@ -40,6 +40,15 @@ type GPSConfig struct {
 	PerformerFeatures int
 	// PerformerSeed seeds the Performer's random features.
 	PerformerSeed uint64
+	// Block is the layer's form: BlockGPS (also the empty name) or BlockClassic.
+	Block Block
+	// LinearResidual (BlockClassic only) adds a linear map, with bias, of the layer's
+	// input to its models' outputs before the normalisation: Luo et al.'s residual
+	// connection (their --res), which also maps the raw features of a first layer.
+	LinearResidual bool
+	// LocalHeads is the number of heads of the gat local model; 0 takes Heads (at least
+	// 1), so that GAT and the attention may have different numbers.
+	LocalHeads int
 }
 
 // Validate reports the first invalid field of c, as a *FieldError.
@@ -59,8 +68,12 @@ func (c GPSConfig) Validate() error {
 		return &FieldError{"AttentionDropout", fmt.Sprintf("%v, want in [0, 1)", c.AttentionDropout)}
 	case c.PerformerFeatures < 0:
 		return &FieldError{"PerformerFeatures", fmt.Sprintf("%d, want ≥ 0", c.PerformerFeatures)}
+	case c.LocalHeads < 0:
+		return &FieldError{"LocalHeads", fmt.Sprintf("%d, want ≥ 0 (0: Heads)", c.LocalHeads)}
+	case c.Block != "" && !slices.Contains(Blocks(), c.Block):
+		return &FieldError{"Block", fmt.Sprintf("unknown value %q (choices: %s)", c.Block, choices(Blocks()))}
 	}
-	return nil
+	return c.validateClassic()
 }
 
 // FieldError is GPSConfig.Validate's error: the field refused (its Go name, e.g.
@@ -88,6 +101,7 @@ type GPSLayerBuilder struct {
 	blockNodes                    *Node
 	pe, normMask, localEdgeMask   *Node
 	peDist                        *Node
+	inputMaps                     []*Node
 	localTable, localIndex        *Node
 	localInDegree                 *Node
 	attnWeights                   **Node
@@ -111,6 +125,16 @@ func NewGPSLayer(scope *model.Scope, x *Node, cfg GPSConfig) *GPSLayerBuilder {
 // Needs a global model.
 func (b *GPSLayerBuilder) ReferenceVirtualNodes(firstVirtual int) *GPSLayerBuilder {
 	b.firstVirtual = firstVirtual
+	return b
+}
+
+// InputMaps gives the linear maps of the layer's input that a BlockClassic layer reads
+// (GPSConfig.ClassicInputMaps says how many, in which order), computed by the caller
+// ([N, D] each, without bias): a first layer's from the raw features at their own width,
+// which x then need not hold (it may be nil). Without them the layer computes its maps
+// of x itself.
+func (b *GPSLayerBuilder) InputMaps(maps []*Node) *GPSLayerBuilder {
+	b.inputMaps = maps
 	return b
 }
 
@@ -207,6 +231,12 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 		panic(err)
 	}
 	cfg := b.cfg
+	if cfg.Block == BlockClassic {
+		return b.classic(), b.localEdge
+	}
+	if b.inputMaps != nil {
+		failf("GPS layer: InputMaps needs block %q", BlockClassic)
+	}
 	checkRank("GPS input x", b.x, 2)
 	checkFloat("GPS input x", b.x)
 	if b.firstVirtual >= 0 {
@@ -214,24 +244,19 @@ func (b *GPSLayerBuilder) Done() (x, localEdgeState *Node) {
 	}
 	hIn := b.x
 	localEdgeState = b.localEdge
-	var sum, hAttnRaw *Node
-	add := func(h *Node) {
-		if sum == nil {
-			sum = h
-		} else {
-			sum = Add(sum, h)
-		}
-	}
+	var terms []*Node
+	var hAttnRaw *Node
 	if cfg.Local != LocalNone {
 		var hLocal *Node
 		hLocal, localEdgeState = b.local(hIn)
-		add(b.normalize("norm_local", hLocal))
+		terms = append(terms, b.normalize("norm_local", hLocal))
 	}
 	if cfg.Global != GlobalNone {
 		scope := b.scope.In("attention")
-		hAttnRaw = b.global(scope, hIn)
-		add(b.normalize("norm_attention", Add(hIn, dropout(scope, hAttnRaw, cfg.Dropout))))
+		hAttnRaw = b.global(scope, hIn, nil)
+		terms = append(terms, b.normalize("norm_attention", Add(hIn, dropout(scope, hAttnRaw, cfg.Dropout))))
 	}
+	sum := sumOf(terms)
 	if sum == nil {
 		sum = hIn
 	}
@@ -277,14 +302,18 @@ func (b *GPSLayerBuilder) local(hIn *Node) (hLocal, edgeState *Node) {
 	case LocalSAGE:
 		hLocal = SAGEConv(scope, hIn, b.localSrc, b.localDst)
 	case LocalGAT:
-		hLocal = NewGAT(scope, hIn, b.localSrc, b.localDst, max(cfg.Heads, 1)).Done()
+		hLocal = NewGAT(scope, hIn, b.localSrc, b.localDst, cfg.localHeads()).Done()
 	}
 	return Add(hIn, dropout(scope, hLocal, cfg.Dropout)), edgeState
 }
 
-// global builds the global model's raw output (before its residual and dropout).
-func (b *GPSLayerBuilder) global(scope *model.Scope, hIn *Node) *Node {
+// global builds the global model's raw output (before its residual and dropout), from
+// hIn or, when qkv is not nil, from the given query, key and value maps (Exphormer only).
+func (b *GPSLayerBuilder) global(scope *model.Scope, hIn *Node, qkv []*Node) *Node {
 	cfg := b.cfg
+	if qkv != nil && cfg.Global != GlobalExphormer {
+		failf("GPS layer: given query, key and value maps need global model %q, not %q", GlobalExphormer, cfg.Global)
+	}
 	switch cfg.Global {
 	case GlobalExphormer:
 		if b.attnSrc == nil || b.attnDst == nil || (b.attnEdge == nil && b.attnTable == nil) {
@@ -296,6 +325,9 @@ func (b *GPSLayerBuilder) global(scope *model.Scope, hIn *Node) *Node {
 			NormalizeValues(cfg.NormalizeValues)
 		if b.attnTable != nil {
 			attn.EdgeTable(b.attnTable, b.attnIndex)
+		}
+		if qkv != nil {
+			attn.Projected(qkv[0], qkv[1], qkv[2])
 		}
 		if b.attnWeights != nil {
 			var h *Node

@@ -210,6 +210,10 @@ func TestGPSLayerGradients(t *testing.T) {
 		"gine+full":          {Local: LocalGINE, Global: GlobalFull, Norm: NormLayer, Heads: 2},
 		"gcn+performer":      {Local: LocalGCN, Global: GlobalPerformer, Norm: NormBatch, Heads: 2, PerformerFeatures: 4},
 		"none+exphormer-ref": {Local: LocalNone, Global: GlobalExphormer, Norm: NormNone, Heads: 2, ReferenceAttention: true},
+		"classic-sage+exphormer": {Block: BlockClassic, Local: LocalSAGE, Global: GlobalExphormer, Norm: NormLayer, Heads: 2,
+			LinearResidual: true, Dropout: 0.2},
+		"classic-gat-batch": {Block: BlockClassic, Local: LocalGAT, Global: GlobalNone, Norm: NormBatch, Heads: 2, LocalHeads: 1, Dropout: 0.1},
+		"classic-gcn":       {Block: BlockClassic, Local: LocalGCN, Global: GlobalNone, Norm: NormNone, LinearResidual: true},
 	}
 	// Every kind: each local model beside Exphormer, each global model beside GCN.
 	addEveryKind(configs, GPSConfig{Global: GlobalExphormer, Norm: NormLayer, Heads: 2},

@@ -135,6 +135,27 @@ const (
 // Norms lists the normalisations.
 func Norms() []Norm { return []Norm{NormBatch, NormLayer, NormNone} }
 
+// Block names the form of a layer (GPSConfig.Block); the model configuration
+// (gexph.Config.Block) uses the same values.
+type Block string
+
+// Layer forms.
+const (
+	// BlockGPS is GraphGPS's layer (the empty name too): the local model and the
+	// attention each with dropout, a residual connection and a normalisation, their sum
+	// through a residual feed-forward block and a last normalisation.
+	BlockGPS Block = "gps"
+	// BlockClassic is the layer of the classic GNNs of Luo et al. (NeurIPS 2024,
+	// "Classic GNNs are strong baselines", their MPNNs): the local model's output, plus a
+	// linear map of the input with LinearResidual, plus the attention's output with a
+	// global model, then one normalisation, ReLU and dropout; no feed-forward block. Its
+	// first layer may read the raw features at their own width (GPSLayerBuilder.InputMaps).
+	BlockClassic Block = "classic"
+)
+
+// Blocks lists the layer forms.
+func Blocks() []Block { return []Block{BlockGPS, BlockClassic} }
+
 // Pooling names a graph readout (GraphPool).
 type Pooling string
 

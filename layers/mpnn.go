@@ -305,12 +305,21 @@ func GCNConv(scope *model.Scope, x, src, dst *Node) *Node {
 func GCNConvDegrees(scope *model.Scope, x, src, dst, inDegree *Node) *Node {
 	checkRank("GCN input", x, 2)
 	checkFloat("GCN input", x)
+	return GCNAggregate(scope, dense(scope, "linear", x, false, dim(x, 1)), src, dst, inDegree)
+}
+
+// GCNAggregate is GCNConvDegrees after its linear map: D̂^{-1/2} (A + I) D̂^{-1/2} xw + b
+// for the rows xw = x W [N, D] already computed (by a layer that computes several maps
+// of its input at once, as BlockClassic's first layer does from the raw features).
+// Variable in scope: "bias" (b).
+func GCNAggregate(scope *model.Scope, xw, src, dst, inDegree *Node) *Node {
+	checkRank("GCN projected input", xw, 2)
+	checkFloat("GCN projected input", xw)
 	checkIndices("GCN src", src, -1)
 	checkIndices("GCN dst", dst, dim(src, 0))
-	g := x.Graph()
-	n, d := dim(x, 0), dim(x, 1)
-	dtype := x.DType()
-	xw := dense(scope, "linear", x, false, d)
+	g := xw.Graph()
+	n, d := dim(xw, 0), dim(xw, 1)
+	dtype := xw.DType()
 	var deg *Node // [N], self loop included.
 	if inDegree != nil {
 		checkRank("GCN in-degrees", inDegree, 1)
@@ -337,13 +346,25 @@ func GCNConvDegrees(scope *model.Scope, x, src, dst, inDegree *Node) *Node {
 func SAGEConv(scope *model.Scope, x, src, dst *Node) *Node {
 	checkRank("SAGE input", x, 2)
 	checkFloat("SAGE input", x)
+	parts := denseParts(scope, "linear", x, false, dim(x, 1), 2)
+	return SAGEAggregate(scope, parts[0], parts[1], src, dst)
+}
+
+// SAGEAggregate is SAGEConv after its linear maps: root + mean_{j→i} neigh_j + b for the
+// rows root = x W_r and neigh = x W_n [N, D] already computed (see GCNAggregate).
+// Variable in scope: "bias" (b).
+func SAGEAggregate(scope *model.Scope, root, neigh, src, dst *Node) *Node {
+	checkRank("SAGE root map", root, 2)
+	checkRank("SAGE neighbour map", neigh, 2)
+	checkFloat("SAGE root map", root)
+	if !root.Shape().Equal(neigh.Shape()) {
+		failf("SAGE: root map %s and neighbour map %s differ in shape", root.Shape(), neigh.Shape())
+	}
 	checkIndices("SAGE src", src, -1)
 	checkIndices("SAGE dst", dst, dim(src, 0))
-	g := x.Graph()
-	n, d := dim(x, 0), dim(x, 1)
-	dtype := x.DType()
-	parts := denseParts(scope, "linear", x, false, d, 2)
-	root, neigh := parts[0], parts[1]
+	g := root.Graph()
+	n, d := dim(root, 0), dim(root, 1)
+	dtype := root.DType()
 	deg := scatterRows(Ones(g, shapes.Make(dtype, dim(src, 0))), dst, n)
 	mean := Div(scatterRows(rows(neigh, src), dst, n), InsertAxes(MaxScalar(deg, 1), -1))
 	bias := scope.WithInitializer(initializer.Zero).VariableWithShape("bias", shapes.Make(dtype, d)).NodeValue(g)
@@ -355,10 +376,12 @@ func SAGEConv(scope *model.Scope, x, src, dst *Node) *Node {
 type GATBuilder struct {
 	scope         *model.Scope
 	x, src, dst   *Node
+	z             *Node // x W given (Projected), or nil
 	heads         int
 	negativeSlope float64
 	attnDropout   float64
 	noSelfLoops   bool
+	noBias        bool
 }
 
 // NewGAT builds a GAT layer on node states x [N, D] over the edges src → dst ([E]
@@ -392,9 +415,26 @@ func (b *GATBuilder) SelfLoops(enabled bool) *GATBuilder {
 	return b
 }
 
+// Bias sets whether a learned bias is added to the output (default true, as PyG's
+// GATConv; the classic GNNs of Luo et al. build theirs with bias=False).
+func (b *GATBuilder) Bias(enabled bool) *GATBuilder {
+	b.noBias = !enabled
+	return b
+}
+
+// Projected gives z = x W [N, D] already computed (see GCNAggregate), in place of NewGAT's
+// x (which may then be nil): the layer then has no "linear" variable of its own.
+func (b *GATBuilder) Projected(z *Node) *GATBuilder {
+	b.z = z
+	return b
+}
+
 // Done builds the layer and returns [N, D].
 func (b *GATBuilder) Done() *Node {
 	x := b.x
+	if b.z != nil {
+		x = b.z
+	}
 	checkRank("GAT input", x, 2)
 	checkFloat("GAT input", x)
 	checkIndices("GAT src", b.src, -1)
@@ -412,7 +452,11 @@ func (b *GATBuilder) Done() *Node {
 		self := Iota(g, shapes.Make(dtypes.Int32, n), 0)
 		src, dst = Concatenate([]*Node{src, self}, 0), Concatenate([]*Node{dst, self}, 0)
 	}
-	z := Reshape(dense(b.scope, "linear", x, false, d), n, b.heads, hd)
+	z := b.z
+	if z == nil {
+		z = dense(b.scope, "linear", x, false, d)
+	}
+	z = Reshape(z, n, b.heads, hd)
 	// PyG's glorot for the attention vectors: uniform in ±√(6 / (heads + D/heads)).
 	limit := math.Sqrt(6 / float64(b.heads+hd))
 	att := b.scope.WithInitializer(initializer.RandomUniformFn(b.scope, -limit, limit))
@@ -432,6 +476,9 @@ func (b *GATBuilder) Done() *Node {
 	alpha = dropout(b.scope, alpha, b.attnDropout)
 	msg := Mul(rows(z, src), InsertAxes(alpha, -1)) // [E', heads, hd]
 	out := Reshape(scatterRows(msg, dst, n), n, d)
+	if b.noBias {
+		return out
+	}
 	bias := b.scope.WithInitializer(initializer.Zero).VariableWithShape("bias", shapes.Make(dtype, d)).NodeValue(g)
 	return Add(out, InsertAxes(bias, 0))
 }

@@ -132,6 +132,13 @@ func Linear(scope *model.Scope, x *Node, useBias bool, outDim int) *Node {
 	return dense(scope, "", x, useBias, outDim)
 }
 
+// LinearParts is Linear for parts maps of x that share one weight [in, parts·outDim]
+// (and bias) in scope.In("dense"), returned separately [.., outDim] each: the weights are
+// sliced, never the results (see denseParts).
+func LinearParts(scope *model.Scope, x *Node, useBias bool, outDim, parts int) []*Node {
+	return denseParts(scope, "", x, useBias, outDim, parts)
+}
+
 // LinearMap returns x·w for x [.., in] and a weight w [in, out] (a variable's node), with
 // the weight gradient of denseParts.
 func LinearMap(x, w *Node) *Node {
@@ -292,6 +299,19 @@ func relu(x *Node) *Node {
 		return Where(GreaterOrEqual(x, zero), adjoint, zero)
 	})
 	return captureAdjoint(MaxScalar(xs, 0), &adjoint)
+}
+
+// sumOf returns terms[0] + terms[1] + …, added in order, or nil for no terms.
+func sumOf(terms []*Node) *Node {
+	var sum *Node
+	for _, t := range terms {
+		if sum == nil {
+			sum = t
+		} else {
+			sum = Add(sum, t)
+		}
+	}
+	return sum
 }
 
 // rows gathers the rows of x at the rank-1 integer indices idx.

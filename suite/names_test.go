@@ -12,7 +12,8 @@ import (
 // TestEveryNameRefersToSomethingThatExists checks the names that tie the registry,
 // the presets and the suites together: every suite run names a known data set (or a
 // generated planted:N graph) and a preset; every preset validates and is named after a
-// known data set, a variant of one (-ref, -tuned) or a generic use; every data set
+// known data set, a variant of one (-ref, -tuned, -plus, -plus-exphormer) or a generic
+// use; every data set
 // known by name has a preset of its name, but for a task gexph has no head for.
 func TestEveryNameRefersToSomethingThatExists(t *testing.T) {
 	var known []string
@@ -44,7 +45,10 @@ func TestEveryNameRefersToSomethingThatExists(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Errorf("preset %s does not validate: %v", p, err)
 		}
-		base := strings.TrimSuffix(strings.TrimSuffix(p, "-ref"), "-tuned")
+		base := p
+		for _, suffix := range []string{"-ref", "-tuned", "-plus-exphormer", "-plus"} {
+			base = strings.TrimSuffix(base, suffix)
+		}
 		if !slices.Contains(known, base) && !slices.Contains(generic, p) {
 			t.Errorf("preset %s names no data set known by name and no generic use", p)
 		}

@@ -52,7 +52,8 @@ func ReadSuiteMeta(dir string) (ResultsMeta, error) {
 
 // reportSections lists the report's sections after its table of holdings, in order,
 // by the folder under the results root their records are in, with the suites' titles
-// (the full-budget and equal-budget sections title themselves). The graph-level part
+// (the full-budget, equal-budget and plus sections title themselves; the plus section
+// is written before its suite has records, saying so). The graph-level part
 // leads with the runs at the paper's budget, then the equal-budget comparison with the
 // paper's code; the reduced-budget runs, smoke tests, come last, so that no figure of
 // theirs is met where a full-budget one is expected.
@@ -62,6 +63,7 @@ var reportSections = []struct{ name, title string }{
 	{EqualBudgetDir, ""},
 	{SuiteTransductive, "Transductive node classification (Table 4, Table 5, sparse vs dense attention)"},
 	{SuiteSearch, "Validation-only search: the best MPNN alone and the best GPS + Exphormer"},
+	{SuitePlus, ""},
 	{SuiteScaling, "Scaling: Exphormer against full attention"},
 	{SuiteLarge, "Graphs larger than memory: mini-batches over the interaction graph"},
 	{SuiteInductiveBudget, smokeTestsTitle},
@@ -90,6 +92,9 @@ func WriteReport(root, path string) error {
 			err = writeFullBudgetSection(&body, root, filepath.Dir(path))
 		case EqualBudgetDir:
 			err = writeEqualBudgetSection(&body, filepath.Join(root, EqualBudgetDir))
+		case SuitePlus:
+			err = writePlusSection(&body, root, data.DataRoots(data.LoadOptions{}),
+				fmt.Sprintf("gexph reproduce -suite %s -out %s -results %s", SuitePlus, filepath.ToSlash(root), filepath.ToSlash(path)))
 		default:
 			var ok bool
 			ok, err = writeSuiteReport(&body, root, path, s.name, s.title)
@@ -380,27 +385,21 @@ func TransductiveTargets(rows []SummaryRow) []string {
 // ran, hence on the same splits: the means over those seeds, their difference, and on how
 // many of the splits Exphormer was ahead.
 func pairedVerdict(ds, variant string, ex, b SummaryRow) string {
-	var seeds []int
-	for s := range ex.TestBySeed {
-		if _, ok := b.TestBySeed[s]; ok {
-			seeds = append(seeds, s)
-		}
-	}
-	if len(seeds) == 0 {
+	p := pairOnSeeds(ex, b)
+	if len(p.seeds) == 0 {
 		return fmt.Sprintf("%s: Exphormer vs %s — no split in common (seeds differ)", ds, variant)
 	}
-	slices.Sort(seeds)
 	scale := metricScale(ex.Metric)
 	var sumEx, sumB float64
 	ahead := 0
-	for _, s := range seeds {
-		sumEx += ex.TestBySeed[s]
-		sumB += b.TestBySeed[s]
-		if ex.TestBySeed[s] > b.TestBySeed[s] {
+	for i := range p.seeds {
+		sumEx += p.a[i]
+		sumB += p.b[i]
+		if p.a[i] > p.b[i] {
 			ahead++
 		}
 	}
-	n := float64(len(seeds))
+	n := float64(len(p.seeds))
 	mEx, mB := sumEx/n*scale, sumB/n*scale
 	d := mEx - mB
 	verdict := fmt.Sprintf("above by %.2f points", d)
@@ -408,7 +407,7 @@ func pairedVerdict(ds, variant string, ex, b SummaryRow) string {
 		verdict = fmt.Sprintf("NOT above: %.2f points below", -d)
 	}
 	return fmt.Sprintf("%s: Exphormer vs %s on the same %s (%s): %.2f vs %.2f — %s, ahead on %d of %d",
-		ds, variant, countOf(len(seeds), "split", "splits"), seedList(seeds), mEx, mB, verdict, ahead, len(seeds))
+		ds, variant, countOf(len(p.seeds), "split", "splits"), seedList(p.seeds), mEx, mB, verdict, ahead, len(p.seeds))
 }
 
 // seedList writes seeds as "seed 1" or "seeds 1, 2, 3".

@@ -224,7 +224,7 @@ const InductiveFullBudgetCommand = "gexph reproduce -suite inductive -seeds 4 -b
 // SuiteNames lists the training suites Suite knows (the scaling suite, SuiteScaling,
 // has points rather than training runs: see ScalingPoints).
 func SuiteNames() []string {
-	return []string{SuiteTransductive, SuiteSearch, SuiteInductiveBudget, SuiteInductive, SuiteLarge}
+	return []string{SuiteTransductive, SuiteSearch, SuitePlus, SuiteInductiveBudget, SuiteInductive, SuiteLarge}
 }
 
 // Suite returns the runs of the named suite (see SuiteNames) with seeds seeds (ignored
@@ -245,6 +245,8 @@ func Suite(name string, seeds int) ([]SuiteRun, error) {
 		return SearchSuite(), nil
 	case SuiteLarge:
 		return LargeSuite(seeds), nil
+	case SuitePlus:
+		return PlusSuite(seeds), nil
 	}
 	if name == SuiteScaling {
 		return nil, fmt.Errorf("suite %q measures points, not training runs: see ScalingPoints and RunScalingSuite", name)

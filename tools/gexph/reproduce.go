@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/suite"
@@ -102,6 +103,18 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 		}
 		if runs, err = suite.FilterRuns(runs, *only); err != nil {
 			return fmt.Errorf("-runs: %w", err)
+		}
+		if *suiteName == suite.SuitePlus {
+			// Photo and Physics run where their files are; the report says of the others
+			// that they are not on this machine.
+			var missing []string
+			runs, missing = suite.WithData(runs, data.DataRoots(data.LoadOptions{DataDir: *dataDir}))
+			for _, ds := range missing {
+				fmt.Fprintf(stderr, "%s: no data on this machine (gexph data -fetch %s): its runs are skipped\n", ds, ds)
+			}
+			if len(runs) == 0 {
+				return fmt.Errorf("-suite %s: none of its data sets is on this machine (%s)", *suiteName, strings.Join(missing, ", "))
+			}
 		}
 		if *suiteName == suite.SuiteLarge {
 			// The suite's runs but its full-batch ones train on mini-batches.

@@ -28,6 +28,8 @@ func TestReproduceBadFlags(t *testing.T) {
 		{[]string{"reproduce", "-suite", "transductive", "-seeds", "0"}, []string{"seeds = 0"}},
 		{[]string{"reproduce", "-suite", "transductive", "extra"}, []string{`unexpected argument "extra"`}},
 		{[]string{"reproduce", "-nope"}, []string{"-nope"}},
+		{[]string{"reproduce", "-suite", "plus", "-runs", "^photo_", "-data-dir", dir},
+			[]string{"photo: no data on this machine", "none of its data sets is on this machine (photo)"}},
 	} {
 		out := filepath.Join(dir, "out")
 		code, _, errOut := runCLI(t, append(c.args, "-out", out)...)

@@ -98,6 +98,7 @@ def load_batch(path):
 def _check_config(cfg):
     """Raises UnsupportedModel for the first setting this module does not reproduce."""
     checks = [
+        ("block", cfg.get("block") or "gps", ("gps",)),
         ("mpnn", cfg.get("mpnn"), ("gcn", "none")),
         ("attention", cfg.get("attention"), ("exphormer", "none")),
         ("norm", cfg.get("norm"), ("batch", "layer", "none")),

@@ -82,6 +82,7 @@ func init() {
 		"TransformBinaryFeatures":        reflect.ValueOf(constant.MakeFromLiteral("\"binary-features\"", token.STRING, 0)),
 		"TransformDoubledEdges":          reflect.ValueOf(constant.MakeFromLiteral("\"doubled-edges\"", token.STRING, 0)),
 		"TransformLargestComponent":      reflect.ValueOf(constant.MakeFromLiteral("\"largest-component\"", token.STRING, 0)),
+		"TransformNormalizedFeatures":    reflect.ValueOf(constant.MakeFromLiteral("\"normalized-features\"", token.STRING, 0)),
 		"TransformSelfLoops":             reflect.ValueOf(constant.MakeFromLiteral("\"self-loops\"", token.STRING, 0)),
 		"UndirectedEdges":                reflect.ValueOf(data.UndirectedEdges),
 		"Unlabelled":                     reflect.ValueOf(data.Unlabelled),
