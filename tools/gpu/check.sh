@@ -24,7 +24,10 @@
 #
 # Environment: GEXPH_PJRT_PLUGIN (the plugin's path, else found through python3),
 # GEXPH_GPU_BUNDLE (default build/gpu), GEXPH_CHECK_SECONDS, GEXPH_CHECK_DRYRUN=1 (run
-# the steps on the go backend with small sizes, no GPU needed: tests the plumbing).
+# the steps on the go backend with small sizes, no GPU needed: tests the plumbing; the
+# ref-* steps then run on the CPU, or are skipped where no python3 has torch),
+# GEXPH_REF_PYTHON (the python3 with torch for the ref-* steps; default python3, and
+# Debian's /usr/bin/python3 too in a dry run).
 # Exit status: 0 every step passed, 1 a step failed or timed out, 2 no device, no
 # plugin or no bundle (nothing ran).
 set -uo pipefail
