@@ -102,7 +102,8 @@ fuzz:
 # gpu-bundle builds here what tools/gpu/check.sh runs on a machine with an NVIDIA GPU
 # and no Go: the gexph command and the gexph package's test binary with the xla tag
 # (cgo), stripped and gzipped, and the few data files the check reads (the shared data
-# does not travel). Carry build/gpu and run `bash tools/gpu/check.sh` there.
+# does not travel), and the paper's code for the reference steps (ref/). Carry build/gpu
+# and run `bash tools/gpu/check.sh` there.
 # GPU_RUN=DIR GPU_RUN_ARGS='-dataset … -preset …' also packs a training run's directory,
 # which `check.sh resume` continues on the GPU (docs/GPU.md, "Continuing a run on a GPU").
 
@@ -114,6 +115,13 @@ GPU_DATA_FILES := gnn-benchmark/amazon-computers.zip \
   mnist/t10k-labels-idx1-ubyte.gz mnist/train-labels-idx1-ubyte.gz \
   peptides-func/peptide_multi_class_dataset.csv.gz peptides-func/splits_random_stratified_peptide.json
 GPU_MAX_MIB    := 56
+# The paper's code for the ref-* steps (tools/gpu/ref), carried unmodified as archives:
+# the reference tree and its pure-Python dependencies at the paper's pins (PyG 2.0.4,
+# yacs, ogb, torchmetrics 0.9.3, performer_pytorch and its deps). Not the C++ builds:
+# tools/gpu/ref/shims stands in for torch_scatter and torch_sparse.
+GPU_PEERS      := $(GPU_DATA)/../peers/src
+GPU_REF_FILES  := exphormer.tar.gz py-torch_geometric.tar.gz py-yacs.tar.gz py-ogb.tar.gz py-torchmetrics.tar.gz \
+  py-performer_pytorch.tar.gz py-local_attention.tar.gz py-axial_positional_embedding.tar.gz py-einops.tar.gz
 
 ## gpu-bundle: cross-build the XLA binaries and collect the data of the GPU check into build/gpu.
 gpu-bundle:
@@ -125,6 +133,10 @@ gpu-bundle:
 	  if [ ! -f "$(GPU_DATA)/$$f" ]; then echo "gpu-bundle: $(GPU_DATA)/$$f is missing (GEXPH_DATA names the data root)"; exit 1; fi; \
 	  mkdir -p "$(GPU_BUNDLE)/data/$$(dirname $$f)" && cp "$(GPU_DATA)/$$f" "$(GPU_BUNDLE)/data/$$f"; \
 	done
+	@mkdir -p $(GPU_BUNDLE)/ref && for f in $(GPU_REF_FILES); do \
+	  if [ ! -f "$(GPU_PEERS)/$$f" ]; then echo "gpu-bundle: $(GPU_PEERS)/$$f is missing (the measuring kit's sources, ../shared/peers/src)"; exit 1; fi; \
+	  cp "$(GPU_PEERS)/$$f" $(GPU_BUNDLE)/ref/; \
+	done
 	@if [ -n "$(GPU_RUN)" ]; then \
 	  if [ ! -f "$(GPU_RUN)/last.ckpt" ] || [ -z "$(GPU_RUN_ARGS)" ]; then echo "gpu-bundle: GPU_RUN=$(GPU_RUN) needs a last.ckpt there and GPU_RUN_ARGS (the run's train arguments)"; exit 1; fi; \
 	  mkdir -p $(GPU_BUNDLE)/run && cp $(GPU_RUN)/*.ckpt $(GPU_RUN)/log.* $(GPU_BUNDLE)/run/ && echo "$(GPU_RUN_ARGS)" > $(GPU_BUNDLE)/run/args; \
@@ -132,7 +144,8 @@ gpu-bundle:
 	@(cd $(GPU_BUNDLE) && echo "commit $$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD 2>/dev/null || echo +dirty)" > BUILD && \
 	  $(GO) version >> BUILD && find . -type f ! -name BUILD ! -name SHA256SUMS -print0 | sort -z | xargs -0 sha256sum > SHA256SUMS)
 	@size=$$(du -sb $(GPU_BUNDLE) | cut -f1); mib=$$(( (size + 1048575) / 1048576 )); \
-	  echo "$(GPU_BUNDLE): $$mib MiB (limit $(GPU_MAX_MIB) MiB)"; \
+	  ref=$$(du -sb $(GPU_BUNDLE)/ref | cut -f1); \
+	  echo "$(GPU_BUNDLE): $$mib MiB, of which the paper's code $$(( (ref + 1023) / 1024 )) KiB (limit $(GPU_MAX_MIB) MiB)"; \
 	  if [ $$mib -gt $(GPU_MAX_MIB) ]; then echo "gpu-bundle: over $(GPU_MAX_MIB) MiB: it would not travel"; exit 1; fi
 
 # --- REPL symbols and notebooks (tools/repl, tools/gotools, notebooks) ---------------

@@ -5,19 +5,31 @@
 #
 #   bash tools/gpu/check.sh [STEP ...]     # default: every step, in this order
 #
-# Steps: tests equivalence bench-pattern attention train bench-scaling bench-cluster
-# bench-mnist bench-peptides; and, only when named, resume: continue the training run
+# Steps: tests equivalence bench-pattern epoch-pattern ref-pattern-step ref-pattern-epoch
+# attention train bench-scaling bench-cluster ref-cluster-step bench-mnist bench-peptides;
+# "record" names the steps of the record (docs/GPU.md, "A record per check"), in the
+# order that fits one call: bench-pattern ref-pattern-step ref-pattern-epoch
+# epoch-pattern bench-cluster bench-mnist bench-peptides. The ref-* steps run the paper's
+# code (carried in the bundle, unmodified) through tools/gpu/ref/ref_bench.py on the same
+# GPU. Only when named, resume: continue the training run
 # carried in the bundle (make gpu-bundle GPU_RUN=DIR GPU_RUN_ARGS='...') until the
-# check's time is nearly spent, and bring its files back in $OUT/run. Each step has its
+# check's time is nearly spent, and bring its files back in $OUT/run; and profile (see
+# profile.sh): the PATTERN step's optimised HLO counted by kernel, ablations, XLA's
+# autotuning and caches, into $OUT/profile. Each step has its
 # own time budget (seconds, below) inside a global one (GEXPH_CHECK_SECONDS, default
 # 585), so one hang cannot eat the session's device time; a step cut short is reported
 # as "timeout" and the next one runs.
 # Everything goes to $OUT (default build/gpu-out): check.json (the summary: device,
-# driver, plugin, each step's status, seconds and figures) and check.log (all output).
+# driver, plugin, each step's status, seconds and figures), record.json (the check's
+# record, to be committed as docs/results/gpu/DATE-DEVICE.json: check.json's
+# record_file) and check.log (all output).
 #
 # Environment: GEXPH_PJRT_PLUGIN (the plugin's path, else found through python3),
 # GEXPH_GPU_BUNDLE (default build/gpu), GEXPH_CHECK_SECONDS, GEXPH_CHECK_DRYRUN=1 (run
-# the steps on the go backend with small sizes, no GPU needed: tests the plumbing).
+# the steps on the go backend with small sizes, no GPU needed: tests the plumbing; the
+# ref-* steps then run on the CPU, or are skipped where no python3 has torch),
+# GEXPH_REF_PYTHON (the python3 with torch for the ref-* steps; default python3, and
+# Debian's /usr/bin/python3 too in a dry run).
 # Exit status: 0 every step passed, 1 a step failed or timed out, 2 no device, no
 # plugin or no bundle (nothing ran).
 set -uo pipefail
@@ -28,8 +40,9 @@ BUNDLE=${GEXPH_GPU_BUNDLE:-$ROOT/build/gpu}
 OUT=${OUT:-$ROOT/build/gpu-out}
 DRYRUN=${GEXPH_CHECK_DRYRUN:-}
 DEADLINE=$(( $(date +%s) + ${GEXPH_CHECK_SECONDS:-585} ))
-ALL_STEPS="tests equivalence bench-pattern attention train bench-scaling bench-cluster bench-mnist bench-peptides"
-NAMED_STEPS="resume"
+ALL_STEPS="tests equivalence bench-pattern epoch-pattern ref-pattern-step ref-pattern-epoch attention train bench-scaling bench-cluster ref-cluster-step bench-mnist bench-peptides"
+RECORD_STEPS="bench-pattern ref-pattern-step ref-pattern-epoch epoch-pattern bench-cluster bench-mnist bench-peptides"
+NAMED_STEPS="resume record profile"
 mkdir -p "$OUT"
 LOG=$OUT/check.log
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/gexph-gpu.XXXXXX")
@@ -37,6 +50,10 @@ trap 'rm -rf "$WORK"' EXIT
 : >"$LOG"
 
 log() { echo "[$(date -u +%H:%M:%S)] $*" | tee -a "$LOG" >&2; }
+
+# The profile step (profile.sh): where a PATTERN step's time goes on the GPU.
+# shellcheck source=tools/gpu/profile.sh
+. "$HERE/profile.sh"
 
 # json_escape prints its argument as a JSON string.
 json_escape() {
@@ -214,6 +231,13 @@ step() {
   log "step $name: $status (exit $rc)"
 }
 
+# skip_step NAME REASON records a step that cannot run here (a dry run without torch).
+skip_step() {
+  mkdir -p "$WORK/steps"
+  log "step $1: skipped, $2"
+  printf 'status=skipped\nexit=0\nseconds=0\npeak_device_mib=\nreason=%s\n' "$2" >"$WORK/steps/$1.meta"
+}
+
 # --- The steps ------------------------------------------------------------------------
 
 # xla BACKEND-OPTIONS prints the backend spec of the plugin ("go" in a dry run).
@@ -269,12 +293,69 @@ run_step() {
         step attention-torch 60 python3 "$HERE/torch_attention_step.py" --n "$n" --e "$e" --d 64 --heads 4 \
           --device "$(sz cpu cuda)" --json
       fi ;;
+    epoch-pattern)
+      # gexph's PATTERN epoch at full size (pattern-ref: 10,000 training graphs, 2,000
+      # validation and 2,000 test) for a few epochs; the summary takes the median epoch
+      # after the first (which generates the data and compiles) from the run's log.
+      step epoch-pattern "$(sz 300 240)" "$GEXPH" train -dataset pattern -preset pattern-ref -epochs "$(sz 2 3)" \
+        ${small:+-train-graphs 16 -val-graphs 4 -test-graphs 4} -backend "$(xla)" -out "$WORK/run-epoch-pattern" -quiet -json ;;
+    ref-pattern-step)
+      # The paper's code: its PATTERN training step on 32 graphs (pattern.yaml's batch).
+      ref_step ref-pattern-step "$(sz 180 60)" --dataset pattern --mode step ${small:+--graphs 4 --steps 1 --warmup 1} ;;
+    ref-pattern-epoch)
+      # The paper's code: its PATTERN epoch (custom_train: 10,000 training graphs, then
+      # validation and test on 2,000 each) on the same graphs as epoch-pattern.
+      ref_step ref-pattern-epoch "$(sz 300 210)" --dataset pattern --mode epoch --epochs "$(sz 2 3)" \
+        ${small:+--train 16 --val 4 --test 4} ;;
+    ref-cluster-step)
+      # The paper's code: its CLUSTER training step (cluster.yaml: 16 graphs, 20 layers).
+      ref_step ref-cluster-step "$(sz 180 60)" --dataset cluster --mode step ${small:+--graphs 2 --steps 1 --warmup 1} ;;
     resume)
       resume_run ;;
+    profile)
+      profile_steps ;;
     *)
       log "unknown step $1 (steps: $ALL_STEPS $NAMED_STEPS)"
       return 1 ;;
   esac
+}
+
+# ref_python prints the python3 that has torch: the GPU machine's python3; in a dry run
+# also Debian's (python3-torch), where the python3 on PATH lacks it.
+ref_python() {
+  local py
+  for py in ${GEXPH_REF_PYTHON:-} python3 ${DRYRUN:+/usr/bin/python3}; do
+    "$py" -c 'import torch' >/dev/null 2>&1 && { echo "$py"; return 0; }
+  done
+  return 1
+}
+
+# ref_step NAME BUDGET ARGS... runs tools/gpu/ref/ref_bench.py with ARGS on the paper's
+# code carried in the bundle (ref/: exphormer.tar.gz and its py-*.tar.gz dependencies,
+# extracted once into $WORK/ref), on CUDA (the CPU in a dry run).
+ref_step() {
+  local name=$1 budget=$2 py t
+  shift 2
+  if ! py=$(ref_python); then
+    if [ -n "$DRYRUN" ]; then
+      skip_step "$name" "no python3 with torch (Debian: apt-get install python3-torch)"
+    else
+      step "$name" 5 sh -c 'echo "no python3 with torch on this machine" >&2; exit 1'
+    fi
+    return 0
+  fi
+  if [ ! -d "$WORK/ref/src" ]; then
+    if [ ! -f "$BUNDLE/ref/exphormer.tar.gz" ]; then
+      step "$name" 5 sh -c "echo 'no reference in $BUNDLE/ref: rebuild the bundle with make gpu-bundle' >&2; exit 1"
+      return 0
+    fi
+    mkdir -p "$WORK/ref/src" "$WORK/ref/site"
+    tar -xzf "$BUNDLE/ref/exphormer.tar.gz" -C "$WORK/ref/src" 2>>"$LOG"
+    for t in "$BUNDLE"/ref/py-*.tar.gz; do tar -xzf "$t" -C "$WORK/ref/site" 2>>"$LOG"; done
+  fi
+  step "$name" "$budget" env PYTHONUNBUFFERED=1 PYTHONWARNINGS=ignore "$py" "$HERE/ref/ref_bench.py" \
+    --ref "$WORK/ref/src" --site "$WORK/ref/site" --gexph "$GEXPH" --device "$(sz cpu cuda)" \
+    ${DRYRUN:+--workers 2} "$@"
 }
 
 # resume_run continues the run in $BUNDLE/run (its run directory's files and args, the
@@ -312,13 +393,18 @@ resume_run() {
 # summary writes check.json (summary.py) from the device facts and the steps' records.
 summary() {
   python3 "$HERE/summary.py" --status "$1" --work "$WORK" --bundle "$BUNDLE" --plugin "${PLUGIN:-}" \
-    ${DRYRUN:+--dryrun} >"$OUT/check.json" 2>>"$LOG" ||
+    --record "$OUT/record.json" ${DRYRUN:+--dryrun} >"$OUT/check.json" 2>>"$LOG" ||
     printf '{"status": "%s", "message": "summary.py failed: see check.log"}\n' "$1" >"$OUT/check.json"
 }
 
 main() {
-  local steps=("$@") s failed=0
-  [ ${#steps[@]} -eq 0 ] && read -r -a steps <<<"$ALL_STEPS"
+  local steps=() s more failed=0
+  for s in "${@:-$ALL_STEPS}"; do
+    # "record" stands for the record's steps; a default run takes every step
+    if [ "$s" = record ]; then s=$RECORD_STEPS; fi
+    read -r -a more <<<"$s"
+    steps+=("${more[@]}")
+  done
   for s in "${steps[@]}"; do
     [[ " $ALL_STEPS $NAMED_STEPS " == *" $s "* ]] || give_up bad-step "unknown step $s (steps: $ALL_STEPS $NAMED_STEPS)"
   done
@@ -332,7 +418,7 @@ main() {
   done
   grep -lE '^status=(failed|timeout)$' "$WORK"/steps/*.meta >/dev/null 2>&1 && failed=1
   summary "$([ $failed -eq 0 ] && echo ok || echo failed)"
-  log "summary: $OUT/check.json"
+  log "summary: $OUT/check.json; record: $OUT/record.json (commit it as $(python3 -c 'import json, sys; print(json.load(open(sys.argv[1])).get("record_file", "?"))' "$OUT/check.json" 2>/dev/null))"
   return $failed
 }
 

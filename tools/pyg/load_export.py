@@ -69,7 +69,8 @@ def read_split(root, split, onehot=False):
         for s in SPLITS:
             g[s + "_mask"] = z[s + "_mask"]
         return [g]
-    node_ptr, edge_ptr, ei, y = z["node_ptr"], z["edge_ptr"], z["edge_index"], z["y"]
+    # each z[...] reads its array from the archive again: read each once
+    node_ptr, edge_ptr, ei, y, gid = z["node_ptr"], z["edge_ptr"], z["edge_index"], z["y"], z["graph_id"]
     node_task = meta["task"] == "node-classification"
     graphs = []
     for g in range(len(node_ptr) - 1):
@@ -79,7 +80,7 @@ def read_split(root, split, onehot=False):
             "edge_index": ei[:, e0:e1],
             "edge_attr": None if ea is None else ea[e0:e1],
             "y": y[n0:n1] if node_task else y[g:g + 1],
-            "graph_id": int(z["graph_id"][g]),
+            "graph_id": int(gid[g]),
             "num_nodes": int(n1 - n0),
         })
     return graphs
