@@ -13,6 +13,50 @@ import (
 )
 
 // LoadOptions configures Load.
+// Transforms are the changes a loader makes to data as read, each off unless set (the
+// gnn-benchmark sets known by name turn some on: see LoadGNNBenchmark). The same struct
+// is a run's config (gexph.Config's data group, the JSON keys below) and LoadOptions'
+// part, so that the data a run loads again is the data it trained on.
+type Transforms struct {
+	// AllNodes keeps every node of a gnn-benchmark npz graph, as PyTorch Geometric loads
+	// it and the Exphormer reference code trains on it, instead of the largest connected
+	// component the paper's statistics describe. It overrides LargestComponent.
+	AllNodes bool `json:"all_nodes"`
+	// BinaryFeatures sets every positive node feature to 1, as PyTorch Geometric reads
+	// the gnn-benchmark files (x[x > 0] = 1). The gnn-benchmark sets known by name turn
+	// it on; data loaded by path (npz:PATH, edgelist:DIR) keeps its features as given
+	// unless it is set.
+	BinaryFeatures bool `json:"binary_features"`
+	// LargestComponent keeps only the largest connected component of the graph, its
+	// nodes renumbered in their original order (Graph.NodeIDs keeps the original ids),
+	// like PyG's T.LargestConnectedComponents(). The gnn-benchmark sets known by name
+	// turn it on (unless AllNodes); data loaded by path keeps every node unless it is
+	// set.
+	LargestComponent bool `json:"largest_component"`
+	// DoubledEdges lists every edge of a gnn-benchmark npz graph twice in each direction,
+	// as the reference code does when it adds reverse edges to the already symmetric
+	// files: degree-normalised message passing then weighs self loops half as much.
+	DoubledEdges bool `json:"doubled_edges"`
+	// SelfLoops adds a self loop to every node of a gnn-benchmark npz graph (the
+	// reference's add_self_loops), so attention also runs over node → itself.
+	SelfLoops bool `json:"self_loops"`
+	// NormalizeFeatures divides the node features of a gnn-benchmark npz graph, row by
+	// row, by their sum where it exceeds 1 (x / max(Σ x, 1)), after BinaryFeatures, as
+	// PyTorch Geometric's T.NormalizeFeatures does to non-negative features, on which Luo
+	// et al. train their classic GNNs. Negative features are refused (PyG would subtract
+	// their minimum from every entry first).
+	NormalizeFeatures bool `json:"normalize_features"`
+}
+
+// Or returns the transforms that t or u asks for (a run's config over a command's flags).
+func (t Transforms) Or(u Transforms) Transforms {
+	return Transforms{
+		AllNodes: t.AllNodes || u.AllNodes, BinaryFeatures: t.BinaryFeatures || u.BinaryFeatures,
+		LargestComponent: t.LargestComponent || u.LargestComponent, DoubledEdges: t.DoubledEdges || u.DoubledEdges,
+		SelfLoops: t.SelfLoops || u.SelfLoops, NormalizeFeatures: t.NormalizeFeatures || u.NormalizeFeatures,
+	}
+}
+
 type LoadOptions struct {
 	// DataDir is the data root holding the real data sets; empty means $GEXPH_DATA, else
 	// ../shared/data relative to the working directory or to the module root.
@@ -27,39 +71,13 @@ type LoadOptions struct {
 	// (graph i of a split is the same at every size) and cap those of MNIST and CIFAR10
 	// (the first images); 0 keeps a split's full size.
 	TrainGraphs, ValGraphs, TestGraphs int
-	// AllNodes keeps every node of a gnn-benchmark npz graph, as PyTorch Geometric loads
-	// it and the Exphormer reference code trains on it, instead of the largest connected
-	// component the paper's statistics describe. It overrides LargestComponent.
-	AllNodes bool
-	// BinaryFeatures sets every positive node feature to 1, as PyTorch Geometric reads
-	// the gnn-benchmark files (x[x > 0] = 1). The gnn-benchmark sets known by name turn
-	// it on; data loaded by path (npz:PATH, edgelist:DIR) keeps its features as given
-	// unless it is set.
-	BinaryFeatures bool
-	// LargestComponent keeps only the largest connected component of the graph, its
-	// nodes renumbered in their original order (Graph.NodeIDs keeps the original ids),
-	// like PyG's T.LargestConnectedComponents(). The gnn-benchmark sets known by name
-	// turn it on (unless AllNodes); data loaded by path keeps every node unless it is
-	// set.
-	LargestComponent bool
+	// Transforms are what the loader changes in the data as read (see there).
+	Transforms
 	// Warn, when not nil, receives what looks wrong in data read by path but is not
 	// refused (one message per call, naming the file): as many classes as labelled
 	// nodes, a label column that is a permutation of the node ids, duplicate edges
 	// collapsed. Nil drops the warnings.
 	Warn func(msg string)
-	// DoubledEdges lists every edge of a gnn-benchmark npz graph twice in each direction,
-	// as the reference code does when it adds reverse edges to the already symmetric
-	// files: degree-normalised message passing then weighs self loops half as much.
-	DoubledEdges bool
-	// SelfLoops adds a self loop to every node of a gnn-benchmark npz graph (the
-	// reference's add_self_loops), so attention also runs over node → itself.
-	SelfLoops bool
-	// NormalizeFeatures divides the node features of a gnn-benchmark npz graph, row by
-	// row, by their sum where it exceeds 1 (x / max(Σ x, 1)), after BinaryFeatures, as
-	// PyTorch Geometric's T.NormalizeFeatures does to non-negative features, on which Luo
-	// et al. train their classic GNNs. Negative features are refused (PyG would subtract
-	// their minimum from every entry first).
-	NormalizeFeatures bool
 	// MaxBytes bounds what loading may take in: the text (decompressed) read from each
 	// file of an edge-list directory or an OGB data set, and the estimated memory of a
 	// generated data set (a planted-partition graph, PlantedPartitionBytes; PATTERN or

@@ -92,30 +92,54 @@ const (
 	ScheduleConstant = "constant"
 )
 
-// Config holds every hyperparameter of a model and its training: the columns of the
-// paper's tables 7–9 plus the GraphGPS settings those tables leave implicit (attention
-// dropout, weight decay, warm-up, gradient clipping, head depth). It is JSON-serialisable
-// with snake_case keys; Preset returns the paper's values for each data set.
+// Config holds every hyperparameter of a model and its training, in groups: the
+// model, its interaction graph, the optimisation, the data's transforms, sampled
+// mini-batches and split limits. The groups are embedded, so a field reads as
+// cfg.Layers or cfg.ModelConfig.Layers, and the JSON and YAML keys stay flat
+// ("layers", "lr", …), as every config file, preset and checkpoint has them. A
+// Config is plain data: copy it freely.
 type Config struct {
 	// Preset names the preset the config started from ("" for a hand-built one).
 	Preset string `json:"preset"`
+	ModelConfig
+	GraphConfig
+	OptimConfig
+	// DataConfig is how the data is read (data.Transforms).
+	DataConfig
+	SamplingConfig
+	LimitsConfig
+}
 
+// DataConfig is how a run reads its data: the loader's transforms, recorded with the run
+// so that eval and predict read the data as it trained on it.
+type DataConfig struct {
+	data.Transforms
+}
+
+// ModelConfig is what the model is: its layers, widths, encoders, attention and head.
+type ModelConfig struct {
 	// Layers is the number of GPS layers.
 	Layers int `json:"layers"`
+
 	// HiddenDim is the width of node (and edge) embeddings.
 	HiddenDim int `json:"hidden_dim"`
+
 	// Heads is the number of attention heads; it must divide HiddenDim.
 	Heads int `json:"heads"`
+
 	// Dropout applies after the MPNN, the attention and inside the feed-forward block.
 	Dropout float64 `json:"dropout"`
+
 	// AttnDropout applies to the attention weights.
 	AttnDropout float64 `json:"attn_dropout"`
 
 	// PE is the positional encoding: none|lappe|eslappe|rwse.
 	PE string `json:"pe"`
+
 	// PESize is the number of Laplacian eigenvectors (lappe, eslappe) or of random-walk
 	// steps (rwse).
 	PESize int `json:"pe_size"`
+
 	// PEDim is the width of the learned PE embedding concatenated to the node embedding
 	// (lappe, rwse); eslappe projects to HiddenDim and ignores it.
 	PEDim int `json:"pe_dim"`
@@ -123,83 +147,49 @@ type Config struct {
 	// MPNN is the local message-passing layer: gatedgcn|gine|gcn|sage|gat|none (sage: GraphSAGE
 	// with mean aggregation; gat: GAT with Heads heads and self loops, as in GraphGPS).
 	MPNN layers.LocalModel `json:"mpnn"`
+
 	// Attention is the global attention: exphormer|full|performer|bigbird|none.
 	Attention layers.GlobalModel `json:"attention"`
-	// LocalEdges, ExpanderEdges and GlobalEdges switch the three parts of the Exphormer
-	// interaction graph: the input graph's edges, a random expander, virtual nodes.
-	LocalEdges    bool `json:"local_edges"`
-	ExpanderEdges bool `json:"expander_edges"`
-	GlobalEdges   bool `json:"global_edges"`
-	// ExpanderDegree is the (even) degree of the random regular expander.
-	ExpanderDegree int `json:"expander_degree"`
-	// ExpanderAlgorithm is the expander construction (expander.Algorithm: standard,
-	// simple or hamiltonian, by name in JSON and YAML).
-	ExpanderAlgorithm expander.Algorithm `json:"expander_algorithm"`
-	// ExpanderUncertified draws one expander and skips its near-Ramanujan certificate
-	// (the Lanczos eigenvalues, and redraws when they miss the bound): for graphs of
-	// millions of nodes, where the certificate takes minutes (more than 5 at 10⁷ nodes)
-	// and a random regular graph is near-Ramanujan with high probability (Friedman).
-	ExpanderUncertified bool `json:"expander_uncertified"`
-	// VirtualNodes is the number of virtual (global) nodes per graph.
-	VirtualNodes int `json:"virtual_nodes"`
 
 	// Norm is the normalisation in GPS layers: batch, layer or none (layers.Norms).
 	Norm layers.Norm `json:"norm"`
+
 	// Pooling is the graph readout for graph-level tasks: mean|sum|max.
 	Pooling layers.Pooling `json:"pooling"`
+
 	// ReferenceAttention scores Exphormer attention as the reference code does,
 	// exp(clamp(score, −5, 5)) normalised, instead of an exact softmax.
 	ReferenceAttention bool `json:"reference_attention"`
+
 	// ReferenceVirtualNodes carries the virtual nodes as the reference code does: a
 	// virtual node's state for the next layer is the attention's output for it alone (no
 	// residual, normalisation or feed-forward block), and virtual nodes stay out of the
 	// batch-norm statistics. Off, they are rows like the real nodes and pass through the
 	// whole GPS layer (docs/REFERENCE.md).
 	ReferenceVirtualNodes bool `json:"reference_virtual_nodes"`
+
 	// TorchInit initialises as the reference's PyTorch modules do where gexph's default
 	// differs: biases of linear maps uniform in ±1/√fan_in (nn.Linear; default zero), and
 	// the embeddings of categorical node features as the linear map of their one-hot codes
 	// (GraphGPS's LinearNode on PATTERN's and CLUSTER's one-hot features: weights and bias
 	// uniform in ±1/√(codes); default N(0, 1) rows and a zero bias).
 	TorchInit bool `json:"torch_init"`
+
 	// PreMPLayers is the number of GraphGym pre-message-passing layers between the node
 	// encoder and the first GPS layer (linear map, the GPS norm when it is batch,
 	// dropout, ReLU; 0: none). The reference code's transductive configs use 1.
 	PreMPLayers int `json:"pre_mp_layers"`
+
 	// HeadLayers is the number of dense layers of the prediction head (≥ 1).
 	HeadLayers int `json:"head_layers"`
+
 	// HeadNorm adds a batch norm after each hidden head layer (GraphGym's node head).
 	HeadNorm bool `json:"head_norm"`
+
 	// HeadL2Norm scales each hidden head layer's output (after its ReLU) to unit L2 norm
 	// per row, as the reference code's head does: GraphGym's MLP (PyG 2.0.4) gives its
 	// hidden layers has_l2norm = true whatever the config says (docs/REFERENCE.md).
 	HeadL2Norm bool `json:"head_l2norm"`
-
-	// BatchSize is the number of graphs per step (inductive data sets; transductive ones
-	// train full-batch).
-	BatchSize int `json:"batch_size"`
-	// LearningRate is the peak learning rate of AdamW.
-	LearningRate float64 `json:"lr"`
-	// WeightDecay is AdamW's decoupled weight decay.
-	WeightDecay float64 `json:"weight_decay"`
-	// Epochs is the number of training epochs.
-	Epochs int `json:"epochs"`
-	// WarmupEpochs is the length of the linear warm-up before the cosine decay; a run
-	// shorter than twice it has none (see WarmupEpochs).
-	WarmupEpochs int `json:"warmup_epochs"`
-	// GradClip clips gradients to this global L2 norm (0 disables clipping).
-	GradClip float64 `json:"grad_clip"`
-	// Seed drives initialisation, dropout, expanders and shuffling.
-	Seed uint64 `json:"seed"`
-	// Patience stops training after this many epochs without a better validation
-	// metric (0 disables early stopping).
-	Patience int `json:"patience"`
-	// Metric is the model-selection metric: accuracy|weighted-accuracy|macro-f1|ap|mae.
-	Metric string `json:"metric"`
-	// Loss is the training loss: cross-entropy|weighted-cross-entropy|bce|l1|mse, or ""
-	// for the task's default (cross-entropy for classes, bce for multi-label, l1 for
-	// regression).
-	Loss string `json:"loss"`
 
 	// KeepGathers keeps the per-edge keys, queries and values that Exphormer attention
 	// gathers for the backward pass instead of gathering them again there: a little
@@ -207,42 +197,9 @@ type Config struct {
 	// (PATTERN's preset: 2.0 instead of 1.5 GB; Amazon Computers': 3.3 instead of 1.5 GB).
 	KeepGathers bool `json:"keep_gathers"`
 
-	// AllNodes, DoubledEdges and SelfLoops read a gnn-benchmark npz graph as the
-	// reference code does (data.LoadOptions): every node rather than the largest
-	// connected component, every edge twice, a self loop per node.
-	AllNodes     bool `json:"all_nodes"`
-	DoubledEdges bool `json:"doubled_edges"`
-	SelfLoops    bool `json:"self_loops"`
-	// BinaryFeatures and LargestComponent transform data loaded by path (npz:PATH,
-	// edgelist:DIR) as the gnn-benchmark sets known by name always are (see
-	// data.LoadOptions): positive node features set to 1, only the largest connected
-	// component kept. Off, a user's own data is read as given.
-	BinaryFeatures   bool `json:"binary_features"`
-	LargestComponent bool `json:"largest_component"`
-
-	// BatchNodes, for a transductive data set, trains on mini-batches of this many seed
-	// nodes (training nodes, shuffled per epoch) with their neighbourhoods sampled from
-	// the interaction graph of the whole graph as Fanout says, and evaluates by exact
-	// layer-wise inference; 0 trains full-batch. Memory then follows the batch, not the
-	// graph (see docs/LARGE.md).
-	BatchNodes int `json:"batch_nodes"`
-	// Fanout says how many incoming edges of each type a node of a mini-batch keeps per
-	// layer: "local=10,expander=all,global-in=32,global-out=all" (types local, expander,
-	// global-in, global-out, or global for both; a count or "all"; types left out keep
-	// none), one spec for every layer or one per layer separated by "/", the first for
-	// the seeds' own edges (the last layer), as PyG's num_neighbors. "" is DefaultFanout.
-	// Edge types the model does not read are never sampled.
-	Fanout string `json:"fanout"`
 	// NormalizeValues scales Exphormer attention's value vectors to unit norm, as
 	// Spexphormer's narrow attention-score estimator does (docs/LARGE.md).
 	NormalizeValues bool `json:"normalize_values"`
-	// SparseAttentionK is Spexphormer's second stage: trained with the attention scores
-	// of a first-stage model (TrainOptions.ScoresFrom), each layer attends only over k
-	// incoming edges per node drawn by that layer's scores. 0 attends over all of H.
-	SparseAttentionK int `json:"sparse_attention_k"`
-	// EvalChunkNodes is the number of nodes per chunk of layer-wise inference (0: 16 ×
-	// batch_nodes, at least 1024).
-	EvalChunkNodes int `json:"eval_chunk_nodes"`
 
 	// Block is the form of every layer: "gps" (the empty name too: GraphGPS's layer) or
 	// "classic" (the layer of Luo et al.'s classic GNNs, layers.BlockClassic: the local
@@ -250,21 +207,118 @@ type Config struct {
 	// summed, then norm, ReLU and dropout; its first layer reads the node features at
 	// their own width, without a node encoder; the head then reads the last layer).
 	Block layers.Block `json:"block"`
+
 	// LinearResidual (block classic) adds a linear map of each layer's input to the
 	// layer's sum, Luo et al.'s residual connection (their --res).
 	LinearResidual bool `json:"linear_residual"`
+
 	// MPNNHeads is the number of heads of the gat MPNN (0: Heads).
 	MPNNHeads int `json:"mpnn_heads"`
+}
+
+// GraphConfig is the interaction graph H that Exphormer attention attends over: the input
+// edges, a random regular expander and virtual nodes.
+type GraphConfig struct {
+	// LocalEdges, ExpanderEdges and GlobalEdges switch the three parts of the Exphormer
+	// interaction graph: the input graph's edges, a random expander, virtual nodes.
+	LocalEdges    bool `json:"local_edges"`
+	ExpanderEdges bool `json:"expander_edges"`
+	GlobalEdges   bool `json:"global_edges"`
+
+	// ExpanderDegree is the (even) degree of the random regular expander.
+	ExpanderDegree int `json:"expander_degree"`
+
+	// ExpanderAlgorithm is the expander construction (expander.Algorithm: standard,
+	// simple or hamiltonian, by name in JSON and YAML).
+	ExpanderAlgorithm expander.Algorithm `json:"expander_algorithm"`
+
+	// ExpanderUncertified draws one expander and skips its near-Ramanujan certificate
+	// (the Lanczos eigenvalues, and redraws when they miss the bound): for graphs of
+	// millions of nodes, where the certificate takes minutes (more than 5 at 10⁷ nodes)
+	// and a random regular graph is near-Ramanujan with high probability (Friedman).
+	ExpanderUncertified bool `json:"expander_uncertified"`
+
+	// VirtualNodes is the number of virtual (global) nodes per graph.
+	VirtualNodes int `json:"virtual_nodes"`
+}
+
+// OptimConfig is how the model trains: batches, the optimiser and its schedule, the
+// seed, early stopping, the loss and the model-selection metric.
+type OptimConfig struct {
+	// BatchSize is the number of graphs per step (inductive data sets; transductive ones
+	// train full-batch).
+	BatchSize int `json:"batch_size"`
+
+	// LearningRate is the peak learning rate of AdamW.
+	LearningRate float64 `json:"lr"`
+
+	// WeightDecay is AdamW's decoupled weight decay.
+	WeightDecay float64 `json:"weight_decay"`
+
+	// Epochs is the number of training epochs.
+	Epochs int `json:"epochs"`
+
+	// WarmupEpochs is the length of the linear warm-up before the cosine decay; a run
+	// shorter than twice it has none (see WarmupEpochs).
+	WarmupEpochs int `json:"warmup_epochs"`
+
+	// GradClip clips gradients to this global L2 norm (0 disables clipping).
+	GradClip float64 `json:"grad_clip"`
+
+	// Seed drives initialisation, dropout, expanders and shuffling.
+	Seed uint64 `json:"seed"`
+
+	// Patience stops training after this many epochs without a better validation
+	// metric (0 disables early stopping).
+	Patience int `json:"patience"`
+
+	// Metric is the model-selection metric: accuracy|weighted-accuracy|macro-f1|ap|mae.
+	Metric string `json:"metric"`
+
+	// Loss is the training loss: cross-entropy|weighted-cross-entropy|bce|l1|mse, or ""
+	// for the task's default (cross-entropy for classes, bce for multi-label, l1 for
+	// regression).
+	Loss string `json:"loss"`
+
 	// Optimizer is "adamw" (the empty name too) or "adam" (weight decay as an L2 term
 	// of the gradient, as PyTorch's Adam); see OptimizerAdamW and OptimizerAdam.
 	Optimizer string `json:"optimizer"`
+
 	// Schedule is the learning-rate schedule: "cosine" (the empty name too: warm-up,
 	// then a half cosine) or "constant".
 	Schedule string `json:"schedule"`
-	// NormalizeFeatures divides every node's features by their sum (at least 1), as
-	// PyTorch Geometric's T.NormalizeFeatures (data.LoadOptions.NormalizeFeatures).
-	NormalizeFeatures bool `json:"normalize_features"`
+}
 
+// SamplingConfig trains one large graph on sampled mini-batches (docs/LARGE.md) and
+// Spexphormer's second stage.
+type SamplingConfig struct {
+	// BatchNodes, for a transductive data set, trains on mini-batches of this many seed
+	// nodes (training nodes, shuffled per epoch) with their neighbourhoods sampled from
+	// the interaction graph of the whole graph as Fanout says, and evaluates by exact
+	// layer-wise inference; 0 trains full-batch. Memory then follows the batch, not the
+	// graph (see docs/LARGE.md).
+	BatchNodes int `json:"batch_nodes"`
+
+	// Fanout says how many incoming edges of each type a node of a mini-batch keeps per
+	// layer: "local=10,expander=all,global-in=32,global-out=all" (types local, expander,
+	// global-in, global-out, or global for both; a count or "all"; types left out keep
+	// none), one spec for every layer or one per layer separated by "/", the first for
+	// the seeds' own edges (the last layer), as PyG's num_neighbors. "" is DefaultFanout.
+	// Edge types the model does not read are never sampled.
+	Fanout string `json:"fanout"`
+
+	// SparseAttentionK is Spexphormer's second stage: trained with the attention scores
+	// of a first-stage model (TrainOptions.ScoresFrom), each layer attends only over k
+	// incoming edges per node drawn by that layer's scores. 0 attends over all of H.
+	SparseAttentionK int `json:"sparse_attention_k"`
+
+	// EvalChunkNodes is the number of nodes per chunk of layer-wise inference (0: 16 ×
+	// batch_nodes, at least 1024).
+	EvalChunkNodes int `json:"eval_chunk_nodes"`
+}
+
+// LimitsConfig caps the examples taken from each split.
+type LimitsConfig struct {
 	// MaxTrain, MaxVal and MaxTest cap the number of examples (graphs, or nodes of a
 	// transductive data set) taken from each split, in split order; 0 keeps them all.
 	MaxTrain int `json:"max_train"`

@@ -25,9 +25,7 @@ type configField struct {
 func numericFields(t *testing.T) []configField {
 	t.Helper()
 	var out []configField
-	ct := reflect.TypeOf(Config{})
-	for i := range ct.NumField() {
-		f := ct.Field(i)
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(Config{})) {
 		name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
 		switch k := f.Type.Kind(); k {
 		case reflect.Int, reflect.Uint64, reflect.Float64:
@@ -43,9 +41,9 @@ func numericFields(t *testing.T) []configField {
 // fieldValue returns the field named name of c as a float64.
 func fieldValue(c Config, name string) float64 {
 	v := reflect.ValueOf(c)
-	for i := range v.NumField() {
-		if n, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ","); n == name {
-			f := v.Field(i)
+	for _, sf := range reflect.VisibleFields(v.Type()) {
+		if n, _, _ := strings.Cut(sf.Tag.Get("json"), ","); n == name && !sf.Anonymous {
+			f := v.FieldByIndex(sf.Index)
 			switch f.Kind() {
 			case reflect.Int:
 				return float64(f.Int())
@@ -106,11 +104,11 @@ func TestNonFiniteFloatFieldsRefusedByName(t *testing.T) {
 	}
 }
 
+// fieldIndex is the index path of Config's field of JSON name name (in its group).
 func fieldIndex(name string) []int {
-	ct := reflect.TypeOf(Config{})
-	for i := range ct.NumField() {
-		if n, _, _ := strings.Cut(ct.Field(i).Tag.Get("json"), ","); n == name {
-			return []int{i}
+	for _, f := range reflect.VisibleFields(reflect.TypeOf(Config{})) {
+		if n, _, _ := strings.Cut(f.Tag.Get("json"), ","); n == name && !f.Anonymous {
+			return f.Index
 		}
 	}
 	panic("no field " + name)

@@ -1,6 +1,7 @@
 package gexph
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -359,4 +360,46 @@ func mustPreset(name string) Config {
 		panic(err)
 	}
 	return c
+}
+
+// Config is a few groups and its preset's name: at most 8 top-level fields, each an
+// embedded group (a struct) or the name; its JSON stays flat (every key of a group at
+// the top level, none twice), as every config file and checkpoint has it.
+func TestConfigIsGroupsWithFlatKeys(t *testing.T) {
+	ct := reflect.TypeOf(Config{})
+	if ct.NumField() > 8 {
+		t.Errorf("Config has %d top-level fields, want at most 8 groups and names", ct.NumField())
+	}
+	for i := range ct.NumField() {
+		f := ct.Field(i)
+		if !(f.Anonymous && f.Type.Kind() == reflect.Struct) && f.Name != "Preset" {
+			t.Errorf("Config.%s is neither a group nor the preset's name", f.Name)
+		}
+	}
+	cfg, err := Preset("pattern")
+	if err != nil {
+		t.Fatal(err)
+	}
+	js, err := cfg.ToJSON()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flat map[string]any
+	if err := json.Unmarshal([]byte(js), &flat); err != nil {
+		t.Fatal(err)
+	}
+	for k, v := range flat {
+		if _, nested := v.(map[string]any); nested {
+			t.Errorf("key %q holds an object: the groups must not show in the JSON", k)
+		}
+	}
+	leaves := 0
+	for _, f := range reflect.VisibleFields(ct) {
+		if !f.Anonymous {
+			leaves++
+		}
+	}
+	if len(flat) != leaves {
+		t.Errorf("%d JSON keys for %d fields: a key is missing or given twice", len(flat), leaves)
+	}
 }

@@ -1075,12 +1075,7 @@ func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
 	}
-	lo.AllNodes = lo.AllNodes || cfg.AllNodes
-	lo.DoubledEdges = lo.DoubledEdges || cfg.DoubledEdges
-	lo.SelfLoops = lo.SelfLoops || cfg.SelfLoops
-	lo.BinaryFeatures = lo.BinaryFeatures || cfg.BinaryFeatures
-	lo.LargestComponent = lo.LargestComponent || cfg.LargestComponent
-	lo.NormalizeFeatures = lo.NormalizeFeatures || cfg.NormalizeFeatures
+	lo.Transforms = lo.Transforms.Or(cfg.Transforms)
 	return lo
 }
 

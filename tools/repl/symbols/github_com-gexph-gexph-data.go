@@ -107,5 +107,6 @@ func init() {
 		"Stats":                   reflect.ValueOf((*data.Stats)(nil)),
 		"SuperpixelOptions":       reflect.ValueOf((*data.SuperpixelOptions)(nil)),
 		"Task":                    reflect.ValueOf((*data.Task)(nil)),
+		"Transforms":              reflect.ValueOf((*data.Transforms)(nil)),
 	}
 }
