@@ -539,14 +539,3 @@ func (l *exportLayout) toLocal() {
 	}
 	l.ei = local
 }
-
-// ExportTask returns the task of the export in dir as LoadExport reads it (from
-// meta.json, or inferred from the arrays): a command picks its default preset and metric
-// by it.
-func ExportTask(dir string) (Task, error) {
-	src, err := openExportDir(dir)
-	if err != nil {
-		return 0, err
-	}
-	return ParseTask(src.meta.Task)
-}

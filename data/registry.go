@@ -1,15 +1,15 @@
 package data
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
+
+	"github.com/gexph/gexph/internal/modroot"
 )
 
 // LoadOptions configures Load.
@@ -219,15 +219,12 @@ func KnownDatasets() []DatasetInfo {
 // case, anything else as it is. A checkpoint records it, so that eval and predict load
 // the run's data again without being told.
 func AbsoluteSpec(spec string) string {
-	kind, path, ok := strings.Cut(spec, ":")
-	if !ok {
+	k, arg, ok := KindOf(spec)
+	switch {
+	case ok:
+		return absolutePath(k, arg)
+	case !strings.Contains(spec, ":"):
 		return strings.ToLower(spec)
-	}
-	switch kind {
-	case "npz", "ogb", "edgelist", "export":
-		if abs, err := filepath.Abs(path); err == nil {
-			return kind + ":" + abs
-		}
 	}
 	return spec
 }
@@ -245,28 +242,12 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 	if err := checkTransforms(spec, opts); err != nil {
 		return nil, err
 	}
-	if kind, path, ok := strings.Cut(spec, ":"); ok {
-		switch kind {
-		case "npz":
-			return LoadNPZ(path, opts)
-		case "ogb":
-			return loadCached("ogb", path, true, opts, func() (*Dataset, error) { return loadOGBNode(path, opts.MaxBytes) })
-		case "edgelist":
-			return loadEdgeList(path, opts)
-		case "export":
-			return LoadExport(path)
-		case "planted":
-			n, err := strconv.Atoi(path)
-			if err != nil {
-				return nil, fmt.Errorf("data set %q: want planted:N with a node count N, got %q", spec, path)
-			}
-			o := DefaultPlantedPartitionOptions(n, opts.Seed)
-			if need, limit := PlantedPartitionBytes(o), cmp.Or(opts.MaxBytes, DefaultMaxBytes); need > limit {
-				return nil, fmt.Errorf("data set %q: a planted-partition graph of %d nodes takes about %d bytes, more than the %d a data set may (%w)", spec, n, need, limit, ErrTooLarge)
-			}
-			return GeneratePlantedPartition(o)
+	if kind, _, found := strings.Cut(spec, ":"); found {
+		k, arg, ok := KindOf(spec)
+		if !ok {
+			return nil, fmt.Errorf("data set %q: unknown kind %q (want %s)", spec, kind, SpecKindsText())
 		}
-		return nil, fmt.Errorf("data set %q: unknown kind %q (want npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N)", spec, kind)
+		return k.load(arg, opts)
 	}
 	name := strings.ToLower(spec)
 	entries := registry()
@@ -290,8 +271,8 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		}
 		return loadCached(e.Name, path, e.cache, opts, func() (*Dataset, error) { return e.load(path, opts) })
 	}
-	return nil, fmt.Errorf("unknown data set %q; known: %s; or give npz:PATH, ogb:DIR, edgelist:DIR, export:DIR or planted:N",
-		spec, strings.Join(names, ", "))
+	return nil, fmt.Errorf("unknown data set %q; known: %s; or give %s",
+		spec, strings.Join(names, ", "), SpecKindsText())
 }
 
 // checkTransforms refuses opts.BinaryFeatures and opts.LargestComponent for a data set
@@ -304,12 +285,11 @@ func checkTransforms(spec string, opts LoadOptions) error {
 	if !opts.BinaryFeatures && !opts.LargestComponent {
 		return nil
 	}
-	kind, _, ok := strings.Cut(spec, ":")
-	if ok && (kind == "npz" || kind == "edgelist") {
+	if k, _, ok := KindOf(spec); ok && k.Transforms {
 		return nil
 	}
 	for _, e := range registry() {
-		if !ok && e.Name == strings.ToLower(spec) && e.gnnBenchmark() {
+		if !strings.Contains(spec, ":") && e.Name == strings.ToLower(spec) && e.gnnBenchmark() {
 			return nil
 		}
 	}
@@ -319,9 +299,9 @@ func checkTransforms(spec string, opts LoadOptions) error {
 // isGNNBenchmark tells whether spec loads a gnn-benchmark npz file: npz:PATH or a set
 // known by name that is one.
 func isGNNBenchmark(spec string) bool {
-	kind, _, ok := strings.Cut(spec, ":")
-	if ok {
-		return kind == "npz"
+	if strings.Contains(spec, ":") {
+		k, _, ok := KindOf(spec)
+		return ok && k.GNNBenchmark
 	}
 	for _, e := range registry() {
 		if e.Name == strings.ToLower(spec) && e.gnnBenchmark() {
@@ -340,8 +320,9 @@ func (e datasetEntry) gnnBenchmark() bool {
 // (PATTERN, CLUSTER, planted:N), so that another seed draws fresh graphs of the same
 // distribution, rather than one it reads from files, where the seed draws only a split.
 func Generated(spec string) bool {
-	if kind, _, ok := strings.Cut(spec, ":"); ok {
-		return kind == "planted"
+	if strings.Contains(spec, ":") {
+		k, _, ok := KindOf(spec)
+		return ok && k.Generated
 	}
 	for _, e := range registry() {
 		if e.Name == strings.ToLower(spec) {
@@ -418,14 +399,8 @@ func DataRoots(opts LoadOptions) []string {
 		}
 	}
 	moduleRoot := func(from string) {
-		for dir := from; ; dir = filepath.Dir(dir) {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				add(filepath.Join(dir, "..", "shared", "data"))
-				return
-			}
-			if filepath.Dir(dir) == dir {
-				return
-			}
+		if dir, ok := modroot.SharedData(from); ok {
+			add(dir)
 		}
 	}
 	if wd, err := os.Getwd(); err == nil {

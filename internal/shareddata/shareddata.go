@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/gexph/gexph/internal/modroot"
 )
 
 // Root returns the shared data root: $GEXPH_DATA when set, else ../shared/data relative
@@ -18,14 +20,10 @@ func Root() string {
 	if err != nil {
 		return filepath.Join("..", "shared", "data")
 	}
-	for dir := wd; ; dir = filepath.Dir(dir) {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(filepath.Dir(dir), "shared", "data")
-		}
-		if filepath.Dir(dir) == dir {
-			return filepath.Join(wd, "..", "shared", "data")
-		}
+	if dir, ok := modroot.SharedData(wd); ok {
+		return dir
 	}
+	return filepath.Join(wd, "..", "shared", "data")
 }
 
 // Path returns the absolute path of rel under Root, skipping the test when it is absent,

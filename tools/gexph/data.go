@@ -33,7 +33,7 @@ func addDataFlags(fs interface {
 	Bool(string, bool, string) *bool
 }, defaultSpec string) dataFlags {
 	return dataFlags{
-		spec:    fs.String("dataset", defaultSpec, "data set: a name ("+knownNames()+"), npz:PATH, ogb:DIR, edgelist:DIR or export:DIR"),
+		spec:    fs.String("dataset", defaultSpec, "data set: a name ("+knownNames()+"), or "+data.SpecKindsText()),
 		dir:     fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)"),
 		cache:   fs.String("cache-dir", "", "cache of preprocessed data sets (default $GEXPH_CACHE, else the user cache dir)"),
 		noCache: fs.Bool("no-cache", false, "neither read nor write the cache"),
@@ -101,7 +101,7 @@ type dataReport struct {
 }
 
 func runData(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("data", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR|export:DIR [-seed S] [-export DIR] [-json]\n       gexph data -fetch NAME|all [-mirror BASE_URL] [-trust-new] [-data-dir DIR]", stderr)
+	fs := newFlagSet("data", "-dataset "+specUsage()+" [-seed S] [-export DIR] [-json]\n       gexph data -fetch NAME|all [-mirror BASE_URL] [-trust-new] [-data-dir DIR]", stderr)
 	df := addDataFlags(fs, "")
 	seed := fs.Uint64("seed", 1, "seed of random splits and generated data sets")
 	export := fs.String("export", "", "also write the data set, as gexph trains on it with the same -seed and split sizes, to this directory: meta.json and one .npz per split (PyG's layout; tools/pyg/load_export.py reads it)")
@@ -221,4 +221,13 @@ func fetchLine(r data.FetchResult) string {
 		return fmt.Sprintf("fetched    %s from %s (sha256 %s recorded: not pinned by gexph)", r.Dest, r.From, r.SHA256)
 	}
 	return fmt.Sprintf("fetched    %s from %s (sha256 %s verified)", r.Dest, r.From, r.SHA256)
+}
+
+// specUsage is a usage line's choice of data sets: NAME|npz:PATH|… (data.SpecKinds).
+func specUsage() string {
+	parts := []string{"NAME"}
+	for _, k := range data.SpecKinds() {
+		parts = append(parts, k.Prefix+":"+k.Arg)
+	}
+	return strings.Join(parts, "|")
 }

@@ -92,15 +92,18 @@ func (c configFlags) presetName(spec string) (name string, task *data.Task, err 
 		return *c.preset, nil, nil
 	}
 	name = strings.ToLower(spec)
-	if i := strings.Index(name, ":"); i > 0 && name[:i] == "planted" {
-		return "scaling", nil, nil
+	kind, arg, byPath := data.KindOf(spec)
+	if byPath && kind.Generated {
+		return "scaling", nil, nil // planted:N, the scaling experiments' graph
 	}
 	if slices.Contains(gexph.PresetNames(), name) {
 		return name, nil, nil
 	}
 	generic := "node"
-	if dir, ok := strings.CutPrefix(spec, "export:"); ok {
-		t, err := data.ExportTask(dir)
+	if byPath {
+		// Data by path holds one graph's nodes, or an export's graphs of any task: a
+		// graph-level task takes the generic graph preset.
+		t, _, err := kind.Task(arg)
 		if err != nil {
 			return "", nil, fmt.Errorf("-dataset %s: %w", spec, err)
 		}
@@ -166,7 +169,7 @@ func (c configFlags) checkFullBatchFanout(cfg gexph.Config) error {
 }
 
 func runTrain(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("train", "-dataset NAME|npz:PATH|ogb:DIR|edgelist:DIR|export:DIR [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
+	fs := newFlagSet("train", "-dataset "+specUsage()+" [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
 	df := addDataFlags(fs, "pattern")
 	cf := addConfigFlags(fs)
 	epochs := fs.Int("epochs", 0, "training epochs (not given: the config's)")
