@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
-	"strings"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
@@ -338,19 +337,6 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 		}
 	}
 	return m, nil
-}
-
-// DefaultPadding is the batch padding of a backend. Every new input shape is compiled.
-// The pure-Go backend compiles a training graph in about 0.2 s, less than padding
-// costs (PATTERN's step: 1.3 s exact, 2.2 s padded to powers of two), so it gets exact
-// shapes; XLA on a GPU compiles for 30–40 s a shape, so batches of graphs get a plan
-// there (a few shapes for the whole run, see parsePadding). A transductive graph has
-// one shape. An empty backend is the default one.
-func DefaultPadding(backend string, transductive bool) string {
-	if kind, _, _ := strings.Cut(backend, ":"); !transductive && kind != "" && kind != DefaultBackend {
-		return "plan"
-	}
-	return "none"
 }
 
 // firstBatch returns the batch that creates the model's variables, as its way of
