@@ -218,7 +218,9 @@ func (m *Model) interactionOptions() (expander.InteractionOptions, error) {
 // BuildBatch assembles graphs (data set indices) into a batch for the model, padded as
 // its training batches are (to the training shapes of a plan, see parsePadding).
 // lossNodes, for a transductive data set, lists the nodes whose labels enter the loss
-// (nil: all real rows).
+// (nil: all real rows). These are the batches the model runs on where
+// WholeGraphBatches says so; a model of sampled mini-batches or of per-layer attention
+// graphs builds its own (run_sampled.go, run_layergraphs.go).
 func (m *Model) BuildBatch(ds *data.Dataset, graphs []int, lossNodes []int) (*Batch, error) {
 	return m.buildBatch(ds, graphs, lossNodes, nil, m.padding)
 }
@@ -487,32 +489,6 @@ func (m *Model) addLocalEdges(b *Batch, ds *data.Dataset, in *Inputs[Array]) {
 	}
 }
 
-// addLayerGraphs adds Spexphormer's per-layer edge lists (ModelOptions.LayerGraphs):
-// row l holds layer l's edges of H (endpoints and source codes as padded by
-// PaddedEdges), padded to one length with padding edges.
-func (m *Model) addLayerGraphs(h *expander.Interaction, src, dst, source []int32, in *Inputs[Array]) {
-	lg := m.layerGraphs.Edges
-	ek := 1
-	for _, edges := range lg {
-		ek = max(ek, len(edges))
-	}
-	n := len(lg) * ek
-	ls, ld, lsrc := make([]int32, n), make([]int32, n), make([]int32, n)
-	ps, pd, pc := h.PaddingEdge()
-	for l, edges := range lg {
-		for i := range ek {
-			at := l*ek + i
-			if i >= len(edges) {
-				ls[at], ld[at], lsrc[at] = ps, pd, pc
-				continue
-			}
-			e := edges[i]
-			ls[at], ld[at], lsrc[at] = src[e], dst[e], source[e]
-		}
-	}
-	in.LayerHSrc, in.LayerHDst, in.LayerHSource = i32Array(ls, len(lg), ek), i32Array(ld, len(lg), ek), i32Array(lsrc, len(lg), ek)
-}
-
 // addAttentionLayout adds what the configured attention needs: the interaction graph h
 // of Exphormer (virtual nodes placed behind the padded real nodes), BigBird's pattern,
 // or the per-graph blocks of full and Performer attention.
@@ -524,10 +500,6 @@ func (m *Model) addAttentionLayout(b *Batch, h *expander.Interaction, in *Inputs
 		src, dst, source, err := h.PaddedEdges(b.PadNodes, hp)
 		if err != nil {
 			return fmt.Errorf("batch: %w", err)
-		}
-		if m.layerGraphs != nil {
-			m.addLayerGraphs(h, src, dst, source, in)
-			return nil
 		}
 		in.HSrc, in.HDst, in.HSource = i32Array(src, hp), i32Array(dst, hp), i32Array(source, hp)
 	case layers.OverPattern:

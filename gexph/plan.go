@@ -251,7 +251,7 @@ func (m *Model) planPadding(ds *data.Dataset, spec paddingSpec) *shapePlan {
 			}
 		}
 	}
-	eval := []batchDims{sum([]int{m.firstGraph(ds)})}
+	eval := []batchDims{sum([]int{firstGraph(ds)})}
 	for _, idx := range [][]int{ds.Split.Val, ds.Split.Test} {
 		for _, graphs := range batchesOf(idx, bs) {
 			eval = append(eval, sum(graphs))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gomlx/gomlx/core/tensors"
@@ -51,29 +52,27 @@ func Predict(ctx context.Context, path string, ds *data.Dataset, split string, o
 		return nil, err
 	}
 	var preds []Prediction
-	if m.spec.transductive {
-		out, b, err := m.transductiveOutputs(ctx, ds)
-		if err != nil {
-			return nil, err
-		}
-		g := &ds.Graphs[0]
-		for _, v := range idx {
-			preds = append(preds, m.prediction(out, b, v, 0, v, g))
-		}
-		return preds, nil
-	}
-	err = m.inferBatches(ctx, ds, idx, func(out []float32, b *Batch) {
-		for i, gi := range b.Graphs {
-			if !m.spec.nodeLevel {
-				preds = append(preds, m.prediction(out, b, i, gi, -1, nil))
-				continue
+	err = m.run.outputs(ctx, ds, [][]int{idx}, func(_ int, out []float32, b *Batch, rows []int) {
+		for _, r := range rows {
+			gi, v := m.rowExample(b, r)
+			var g *data.Graph
+			if v >= 0 {
+				g = &ds.Graphs[gi]
 			}
-			for v := range ds.Graphs[gi].NumNodes {
-				preds = append(preds, m.prediction(out, b, b.NodeOffset[i]+v, gi, v, &ds.Graphs[gi]))
-			}
+			preds = append(preds, m.prediction(out, b, r, gi, v, g))
 		}
 	})
 	return preds, err
+}
+
+// rowExample returns the graph (its index in the data set) and the node (its index in
+// the graph; −1 for a graph-level task) of output row r of batch b.
+func (m *Model) rowExample(b *Batch, r int) (graph, node int) {
+	if !m.spec.nodeLevel {
+		return b.Graphs[r], -1
+	}
+	i := sort.SearchInts(b.NodeOffset[1:], r+1)
+	return b.Graphs[i], r - b.NodeOffset[i]
 }
 
 // predictIndices returns the examples Predict predicts for split: a split of ds, "all"
@@ -107,31 +106,6 @@ func predictIndices(ds *data.Dataset, split string) ([]int, error) {
 		return nil, fmt.Errorf("%w, or \"all\", \"unlabelled\"", err)
 	}
 	return idx, nil
-}
-
-// inferBatches runs inference over the graphs graphs of ds in batches of the config's
-// size, padded as evaluation batches, and hands each batch's output rows to use, in
-// order.
-func (m *Model) inferBatches(ctx context.Context, ds *data.Dataset, graphs []int, use func(out []float32, b *Batch)) error {
-	parts := batchesOf(graphs, m.cfg.BatchSize)
-	stream := m.streamBatches(ctx, ds, parts, m.evalPadding)
-	defer stream.Stop()
-	for range parts {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		b, err := stream.Next()
-		if err != nil {
-			return err
-		}
-		out, err := m.forwardHost(b)
-		b.Release()
-		if err != nil {
-			return err
-		}
-		use(out, b)
-	}
-	return nil
 }
 
 // forwardHost runs inference on b and returns its output rows on the host.
@@ -313,8 +287,3 @@ func LoadModel(path string, ds *data.Dataset, opts ModelOptions) (*Model, *data.
 // NodeLevel tells whether the model's output rows are nodes (node tasks), not pooled
 // graphs.
 func (m *Model) NodeLevel() bool { return m.spec.nodeLevel }
-
-// WholeGraphBatches tells whether the model runs on whole graphs (batches of them, or a
-// transductive graph whole), not on sampled mini-batches (Config.BatchNodes) or
-// per-layer attention graphs (ModelOptions.LayerGraphs).
-func (m *Model) WholeGraphBatches() bool { return !m.miniBatch() && m.layerGraphs == nil }

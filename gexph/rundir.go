@@ -291,3 +291,65 @@ func decodeEachJSON(path string) error {
 		}
 	}
 }
+
+// openOutDir creates and locks opts.OutDir (nil without one).
+func openOutDir(opts TrainOptions) (*runDir, error) {
+	if opts.OutDir == "" {
+		return nil, nil
+	}
+	rd, err := openRunDir(opts.OutDir)
+	if err != nil {
+		return nil, fmt.Errorf("train: %w", err)
+	}
+	return rd, nil
+}
+
+// prepareFiles readies the checked run directory for the run's first write: the files of
+// an earlier run that the run replaces are moved aside; the result of a run that it
+// continues goes, so that result.json is never older than the checkpoints.
+func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
+	switch {
+	case rd == nil:
+	case len(replaced) > 0:
+		return rd.Replace(replaced)
+	case ck != nil:
+		if err := os.Remove(rd.Path(ResultFile)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+// saveEpoch writes the checkpoints of a finished epoch to rd (nil: none): best.ckpt
+// first, should it be the best, then last.ckpt; the first last.ckpt of a run that
+// replaces an earlier one removes that run's files.
+func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
+	if rd == nil {
+		return nil
+	}
+	// Should the run stop between the two writes, last.ckpt still holds the epoch
+	// before, and a resumed run repeats this epoch (the same seed gives the same epoch)
+	// and writes both again.
+	if st.Best {
+		if err := saveCheckpoint(rd.Path(BestCheckpointFile), info, m.store, true); err != nil {
+			return err
+		}
+	}
+	if err := saveCheckpoint(rd.Path(LastCheckpointFile), info, m.store, false); err != nil {
+		return err
+	}
+	return rd.Commit()
+}
+
+// sameDataset checks that a checkpoint was made on the data set named name with the
+// given fingerprint, and returns an error completing "the checkpoint … " otherwise.
+// Checkpoints of older versions, without a fingerprint, are checked by name.
+func sameDataset(ck CheckpointInfo, name, fingerprint string) error {
+	switch {
+	case ck.DatasetFingerprint != "" && ck.DatasetFingerprint != fingerprint:
+		return fmt.Errorf("was made on other data (%q, fingerprint %s) than this run's (%q, fingerprint %s)", ck.Dataset, ck.DatasetFingerprint, name, fingerprint)
+	case ck.DatasetFingerprint == "" && ck.Dataset != name:
+		return fmt.Errorf("was made on data set %q, not %q", ck.Dataset, name)
+	}
+	return nil
+}

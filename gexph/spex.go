@@ -24,13 +24,6 @@ type AttentionScores struct {
 	Layers [][]float32
 }
 
-// LayerGraphs are Spexphormer's per-layer sparse attention graphs: layer l attends only
-// over the edges Edges[l] (indices into H's edges, grouped by destination) of H.
-type LayerGraphs struct {
-	H     *expander.Interaction
-	Edges [][]int64
-}
-
 // EstimatorConfig returns Spexphormer's attention-score estimator for cfg: the same
 // model made narrow (width 4, one head) with unit-norm attention values, no dropout (4
 // units have nothing to spare) and no sparsification.
@@ -41,39 +34,14 @@ func EstimatorConfig(cfg Config) Config {
 	return c
 }
 
-// check verifies that the layer graphs fit a model of cfg on the data set of spec.
-func (lg *LayerGraphs) check(cfg Config, spec dataSpec) error {
-	switch {
-	case !spec.transductive:
-		return fmt.Errorf("model: per-layer attention graphs need a transductive data set")
-	case cfg.Attention.Layout() != layers.OverInteractionGraph:
-		return fmt.Errorf("model: per-layer attention graphs need attention over the interaction graph (%q), got %q", layers.GlobalExphormer, cfg.Attention)
-	case cfg.BatchNodes > 0:
-		return fmt.Errorf("model: per-layer attention graphs train full-batch (batch_nodes = %d)", cfg.BatchNodes)
-	case lg.H == nil || len(lg.Edges) != cfg.Layers:
-		return fmt.Errorf("model: %d per-layer attention graphs for %d layers", len(lg.Edges), cfg.Layers)
-	}
-	if virtual := cfg.VirtualNodes * btoi(cfg.GlobalEdges); lg.H.VirtualPerGraph != virtual {
-		return fmt.Errorf("model: the attention graphs have %d virtual nodes, the config %d", lg.H.VirtualPerGraph, virtual)
-	}
-	for l, edges := range lg.Edges {
-		for _, e := range edges {
-			if e < 0 || int(e) >= lg.H.NumEdges() {
-				return fmt.Errorf("model: attention graph of layer %d: edge %d outside [0, %d)", l, e, lg.H.NumEdges())
-			}
-		}
-	}
-	return nil
-}
-
 // AttentionScores runs the model in inference mode on the graph of the transductive data
 // set ds and returns every layer's attention weights over its interaction graph.
 func (m *Model) AttentionScores(ds *data.Dataset) (*AttentionScores, error) {
 	if err := m.float32Only("attention scores"); err != nil {
 		return nil, err
 	}
-	if !m.spec.transductive || m.cfg.Attention.Layout() != layers.OverInteractionGraph || m.layerGraphs != nil || m.miniBatch() {
-		return nil, fmt.Errorf("attention scores: need a full-batch Exphormer model of a transductive data set")
+	if err := m.checkScoresModel(); err != nil {
+		return nil, err
 	}
 	b, err := m.transductiveBatch(ds, false)
 	if err != nil {
