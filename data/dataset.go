@@ -54,6 +54,7 @@ package data
 
 import (
 	"fmt"
+	"strings"
 	"math"
 	"slices"
 )
@@ -321,8 +322,56 @@ func (d *Dataset) validateUnlabelled() error {
 	return nil
 }
 
-// splitNames names the parts of a Split in the order of splitParts.
-var splitNames = [3]string{"train", "val", "test"}
+// SplitName names a part of a Split: "train", "val" or "test".
+type SplitName string
+
+// The parts of a split.
+const (
+	TrainSplit SplitName = "train"
+	ValSplit   SplitName = "val"
+	TestSplit  SplitName = "test"
+)
+
+// splitNames are the parts of a split in their order (Split.parts's).
+var splitNames = [3]SplitName{TrainSplit, ValSplit, TestSplit}
+
+// SplitNames lists the parts of a split in their order.
+func SplitNames() []SplitName { return splitNames[:] }
+
+// ParseSplitName returns the part of a split that name names; anything else is an
+// error listing the parts and the extra words a caller also takes ("all").
+func ParseSplitName(name string, extra ...string) (SplitName, error) {
+	for _, n := range splitNames {
+		if string(n) == name {
+			return n, nil
+		}
+	}
+	want := []string{"train", "val", "test"}
+	want = append(want, extra...)
+	return "", fmt.Errorf("split %q: want %s or %s", name, strings.Join(want[:len(want)-1], ", "), want[len(want)-1])
+}
+
+// Part returns the indices of the part named n (nil for an unknown name).
+func (s *Split) Part(n SplitName) []int {
+	for i, name := range splitNames {
+		if name == n {
+			return s.parts()[i]
+		}
+	}
+	return nil
+}
+
+// Append adds index i to the part named n.
+func (s *Split) Append(n SplitName, i int) {
+	switch n {
+	case TrainSplit:
+		s.Train = append(s.Train, i)
+	case ValSplit:
+		s.Val = append(s.Val, i)
+	case TestSplit:
+		s.Test = append(s.Test, i)
+	}
+}
 
 func (s *Split) parts() [3][]int { return [3][]int{s.Train, s.Val, s.Test} }
 

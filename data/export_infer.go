@@ -37,8 +37,6 @@ type exportSource struct {
 	unlabelled bool
 }
 
-// exportSplits are the archives of an inductive export, in graph order.
-var exportSplits = []string{"train", "val", "test"}
 
 // openExportDir opens the export in dir: its meta.json when complete, else what the
 // arrays say, completed by the hints of a partial meta.json.
@@ -66,7 +64,10 @@ func openExportDir(dir string) (*exportSource, error) {
 
 // openFull opens the archives a complete meta.json names.
 func (s *exportSource) openFull() error {
-	names := exportSplits
+	var names []string
+	for _, n := range SplitNames() {
+		names = append(names, string(n))
+	}
 	if s.meta.Transductive {
 		names = []string{"graph"}
 	}
@@ -92,9 +93,9 @@ func (s *exportSource) openPresent() error {
 		return err == nil
 	}
 	names := []string{}
-	for _, name := range exportSplits {
-		if exists(name) {
-			names = append(names, name)
+	for _, name := range SplitNames() {
+		if exists(string(name)) {
+			names = append(names, string(name))
 		}
 	}
 	switch {
@@ -111,7 +112,7 @@ func (s *exportSource) openPresent() error {
 // present returns the opened archives in graph order.
 func (s *exportSource) present() []*exportArrays {
 	var out []*exportArrays
-	for _, name := range append([]string{"graph"}, exportSplits...) {
+	for _, name := range []string{"graph", string(TrainSplit), string(ValSplit), string(TestSplit)} {
 		if e := s.archives[name]; e != nil {
 			out = append(out, e)
 		}

@@ -51,8 +51,8 @@ func LoadExport(dir string) (*Dataset, error) {
 	if meta.Transductive {
 		err = readTransductiveExport(src.archives["graph"], meta, ds, src.full)
 	} else {
-		for _, split := range []string{"train", "val", "test"} {
-			if e := src.archives[split]; e != nil {
+		for _, split := range SplitNames() {
+			if e := src.archives[string(split)]; e != nil {
 				if err = readSplitExport(e, meta, split, ds); err != nil {
 					break
 				}
@@ -216,7 +216,7 @@ func (e *exportArrays) nodeAndEdgeFeatures(meta *ExportMeta, n, m int64) (x, ea 
 }
 
 // readSplitExport appends the graphs of one split's archive to ds.
-func readSplitExport(e *exportArrays, meta *ExportMeta, split string, ds *Dataset) error {
+func readSplitExport(e *exportArrays, meta *ExportMeta, split SplitName, ds *Dataset) error {
 	lay, err := e.layout()
 	if err != nil {
 		return err
@@ -238,14 +238,7 @@ func readSplitExport(e *exportArrays, meta *ExportMeta, split string, ds *Datase
 		labels.assign(&gr, g, n0, n1)
 		idx := len(ds.Graphs)
 		ds.Graphs = append(ds.Graphs, gr)
-		switch split {
-		case "train":
-			ds.Split.Train = append(ds.Split.Train, idx)
-		case "val":
-			ds.Split.Val = append(ds.Split.Val, idx)
-		default:
-			ds.Split.Test = append(ds.Split.Test, idx)
-		}
+		ds.Split.Append(split, idx)
 	}
 	return nil
 }

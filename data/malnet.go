@@ -60,8 +60,8 @@ func LoadMalNetTiny(dir string) (*Dataset, error) {
 	var labels []int32
 	var parts [3][]int
 	seen := map[string]string{}
-	for s, part := range []string{"train", "val", "test"} {
-		p := filepath.Join(dir, filepath.FromSlash(MalNetTinySplits), part+".txt")
+	for s, part := range SplitNames() {
+		p := filepath.Join(dir, filepath.FromSlash(MalNetTinySplits), string(part)+".txt")
 		raw, err := readWhole(p, 0)
 		if err != nil {
 			return nil, fmt.Errorf("malnet-tiny: %w", err)

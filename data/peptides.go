@@ -321,7 +321,8 @@ func readPeptideSplit(path, name string, n int) (Split, error) {
 		return Split{}, fmt.Errorf("%s: %s: %w", name, path, err)
 	}
 	owner := make([]string, n)
-	for _, key := range []string{"train", "val", "test"} {
+	for _, part := range SplitNames() {
+		key := string(part)
 		idx, ok := parts[key]
 		if !ok {
 			return Split{}, fmt.Errorf("%s: %s: no %q list", name, path, key)

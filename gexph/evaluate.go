@@ -37,15 +37,15 @@ type EvalResult struct {
 // A cancelled ctx stops it between batches (or chunks of layer-wise inference), with
 // ctx's error.
 func Evaluate(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions) (*EvalResult, error) {
-	return EvaluateSplits(ctx, path, ds, opts, "train", "val", "test")
+	return EvaluateSplits(ctx, path, ds, opts, string(data.TrainSplit), string(data.ValSplit), string(data.TestSplit))
 }
 
 // EvaluateSplits is Evaluate on the named splits only ("train", "val", "test"); the
 // others are left zero.
 func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts ModelOptions, splits ...string) (*EvalResult, error) {
 	for _, s := range splits {
-		if s != "train" && s != "val" && s != "test" {
-			return nil, fmt.Errorf("evaluate %s: split %q: want train, val or test", path, s)
+		if _, err := data.ParseSplitName(s); err != nil {
+			return nil, fmt.Errorf("evaluate %s: %w", path, err)
 		}
 	}
 	SetupRuntime()
@@ -128,15 +128,11 @@ func (m *Model) evaluate(ctx context.Context, ds *data.Dataset, splits []string)
 
 // splitIndices returns the indices of the named split.
 func splitIndices(ds *data.Dataset, split string) ([]int, error) {
-	switch split {
-	case "train":
-		return ds.Split.Train, nil
-	case "val":
-		return ds.Split.Val, nil
-	case "test":
-		return ds.Split.Test, nil
+	n, err := data.ParseSplitName(split)
+	if err != nil {
+		return nil, fmt.Errorf("evaluate: %w", err)
 	}
-	return nil, fmt.Errorf("evaluate: unknown split %q (choices: \"train\", \"val\", \"test\")", split)
+	return ds.Split.Part(n), nil
 }
 
 // collector gathers the predictions of a pass for a metric and the loss.

@@ -101,11 +101,11 @@ func predictIndices(ds *data.Dataset, split string) ([]int, error) {
 		}
 		return idx, nil
 	}
-	idx, err := splitIndices(ds, split)
+	n, err := data.ParseSplitName(split, "all", "unlabelled")
 	if err != nil {
-		return nil, fmt.Errorf("%w, or \"all\", \"unlabelled\"", err)
+		return nil, fmt.Errorf("predict: %w", err)
 	}
-	return idx, nil
+	return ds.Split.Part(n), nil
 }
 
 // forwardHost runs inference on b and returns its output rows on the host.

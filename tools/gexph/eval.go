@@ -110,10 +110,8 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
 	}
-	switch *split {
-	case "train", "val", "test", "all":
-	default:
-		return fmt.Errorf("-split %q: want train, val, test or all", *split)
+	if _, err := data.ParseSplitName(*split, "all"); *split != "all" && err != nil {
+		return fmt.Errorf("-split: %w", err)
 	}
 	seed := dataSeed()
 	ds, _, _, err := checkpointData(*ckpt, df, seed, stderr)
@@ -122,7 +120,10 @@ func runEval(args []string, stdout, stderr io.Writer) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	splits := []string{"train", "val", "test"}
+	var splits []string
+	for _, n := range data.SplitNames() {
+		splits = append(splits, string(n))
+	}
 	if *split != "all" {
 		splits = []string{*split}
 	}
@@ -171,10 +172,8 @@ func runPredict(args []string, stdout, stderr io.Writer) error {
 	if *out == "" {
 		return fmt.Errorf("-out is required (a CSV file, or - for standard output)")
 	}
-	switch *split {
-	case "train", "val", "test", "unlabelled", "all":
-	default:
-		return fmt.Errorf("-split %q: want train, val, test, unlabelled or all", *split)
+	if _, err := data.ParseSplitName(*split, "unlabelled", "all"); *split != "all" && *split != "unlabelled" && err != nil {
+		return fmt.Errorf("-split: %w", err)
 	}
 	ds, _, other, err := checkpointData(*ckpt, df, dataSeed(), stderr)
 	if err != nil {

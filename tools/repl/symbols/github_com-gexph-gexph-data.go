@@ -69,6 +69,7 @@ func init() {
 		"MaxClasses":                     reflect.ValueOf(constant.MakeFromLiteral("100000", token.INT, 0)),
 		"NoFeatures":                     reflect.ValueOf(data.NoFeatures),
 		"NodeClassification":             reflect.ValueOf(data.NodeClassification),
+		"ParseSplitName":                 reflect.ValueOf(data.ParseSplitName),
 		"ParseTask":                      reflect.ValueOf(data.ParseTask),
 		"PeptidesCSV":                    reflect.ValueOf(constant.MakeFromLiteral("\"peptide_multi_class_dataset.csv.gz\"", token.STRING, 0)),
 		"PeptidesSplit":                  reflect.ValueOf(constant.MakeFromLiteral("\"splits_random_stratified_peptide.json\"", token.STRING, 0)),
@@ -81,6 +82,9 @@ func init() {
 		"Sparse":                         reflect.ValueOf(data.Sparse),
 		"SpecKinds":                      reflect.ValueOf(data.SpecKinds),
 		"SpecKindsText":                  reflect.ValueOf(data.SpecKindsText),
+		"SplitNames":                     reflect.ValueOf(data.SplitNames),
+		"TestSplit":                      reflect.ValueOf(data.TestSplit),
+		"TrainSplit":                     reflect.ValueOf(data.TrainSplit),
 		"TransformBinaryFeatures":        reflect.ValueOf(constant.MakeFromLiteral("\"binary-features\"", token.STRING, 0)),
 		"TransformDoubledEdges":          reflect.ValueOf(constant.MakeFromLiteral("\"doubled-edges\"", token.STRING, 0)),
 		"TransformLargestComponent":      reflect.ValueOf(constant.MakeFromLiteral("\"largest-component\"", token.STRING, 0)),
@@ -88,6 +92,7 @@ func init() {
 		"TransformSelfLoops":             reflect.ValueOf(constant.MakeFromLiteral("\"self-loops\"", token.STRING, 0)),
 		"UndirectedEdges":                reflect.ValueOf(data.UndirectedEdges),
 		"Unlabelled":                     reflect.ValueOf(data.Unlabelled),
+		"ValSplit":                       reflect.ValueOf(data.ValSplit),
 		"WriteCacheFile":                 reflect.ValueOf(data.WriteCacheFile),
 
 		// type definitions
@@ -107,6 +112,7 @@ func init() {
 		"SBMOptions":              reflect.ValueOf((*data.SBMOptions)(nil)),
 		"SpecKind":                reflect.ValueOf((*data.SpecKind)(nil)),
 		"Split":                   reflect.ValueOf((*data.Split)(nil)),
+		"SplitName":               reflect.ValueOf((*data.SplitName)(nil)),
 		"Stats":                   reflect.ValueOf((*data.Stats)(nil)),
 		"SuperpixelOptions":       reflect.ValueOf((*data.SuperpixelOptions)(nil)),
 		"Task":                    reflect.ValueOf((*data.Task)(nil)),
