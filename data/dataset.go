@@ -54,9 +54,9 @@ package data
 
 import (
 	"fmt"
-	"strings"
 	"math"
 	"slices"
+	"strings"
 )
 
 // Task says what a data set asks the model to predict.

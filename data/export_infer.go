@@ -37,7 +37,6 @@ type exportSource struct {
 	unlabelled bool
 }
 
-
 // openExportDir opens the export in dir: its meta.json when complete, else what the
 // arrays say, completed by the hints of a partial meta.json.
 func openExportDir(dir string) (*exportSource, error) {
