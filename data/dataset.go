@@ -276,13 +276,10 @@ func (d *Dataset) validate(forTraining bool) error {
 	}
 	if d.Transductive && d.Task == NodeClassification {
 		labels := d.Graphs[0].NodeLabels
-		for _, part := range []struct {
-			name string
-			idx  []int
-		}{{"train", d.Split.Train}, {"val", d.Split.Val}, {"test", d.Split.Test}} {
-			for _, v := range part.idx {
+		for _, part := range SplitNames() {
+			for _, v := range d.Split.Part(part) {
 				if labels[v] == Unlabelled {
-					return fmt.Errorf("data set %q: the %s split holds node %d, which is unlabelled (-1)", d.Name, part.name, v)
+					return fmt.Errorf("data set %q: the %s split holds node %d, which is unlabelled (-1)", d.Name, part, v)
 				}
 			}
 		}

@@ -100,15 +100,12 @@ func Export(ds *Dataset, dir string, info ExportInfo) (*ExportMeta, error) {
 			return nil, err
 		}
 	} else {
-		for _, s := range []struct {
-			name string
-			idx  []int
-		}{{"train", ds.Split.Train}, {"val", ds.Split.Val}, {"test", ds.Split.Test}} {
-			entries, err := splitEntries(ds, s.idx)
+		for _, part := range SplitNames() {
+			entries, err := splitEntries(ds, ds.Split.Part(part))
 			if err != nil {
-				return nil, fmt.Errorf("export %s: %w", s.name, err)
+				return nil, fmt.Errorf("export %s: %w", part, err)
 			}
-			if err := writeNPZ(filepath.Join(dir, meta.Files[s.name]), entries); err != nil {
+			if err := writeNPZ(filepath.Join(dir, meta.Files[string(part)]), entries); err != nil {
 				return nil, err
 			}
 		}
@@ -278,18 +275,16 @@ func transductiveEntries(ds *Dataset) ([]npy.Entry, error) {
 	entries = slices.DeleteFunc(entries, func(e npy.Entry) bool {
 		return e.Name == "node_ptr" || e.Name == "edge_ptr" || e.Name == "graph_id"
 	})
-	for _, s := range []struct {
-		name string
-		idx  []int
-	}{{"train", ds.Split.Train}, {"val", ds.Split.Val}, {"test", ds.Split.Test}} {
-		ids := make([]int64, len(s.idx))
+	for _, part := range SplitNames() {
+		idx := ds.Split.Part(part)
+		ids := make([]int64, len(idx))
 		mask := make([]bool, g.NumNodes)
-		for i, v := range s.idx {
+		for i, v := range idx {
 			ids[i], mask[v] = int64(v), true
 		}
 		entries = append(entries,
-			npy.Entry{Name: s.name + "_idx", Shape: []int{len(ids)}, Data: ids},
-			npy.Entry{Name: s.name + "_mask", Shape: []int{g.NumNodes}, Data: mask})
+			npy.Entry{Name: string(part) + "_idx", Shape: []int{len(ids)}, Data: ids},
+			npy.Entry{Name: string(part) + "_mask", Shape: []int{g.NumNodes}, Data: mask})
 	}
 	return entries, nil
 }

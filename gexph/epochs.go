@@ -168,7 +168,7 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	st.Best = info.BestEpoch == 0 || Better(cfg.Metric, st.ValMetric, info.BestVal)
 	if st.Best && len(val) == 1 && len(ds.Split.Test) > 0 {
 		prog.Working(epoch, "evaluating test (a new best validation "+cfg.Metric+")")
-		test, err := m.evaluate(ctx, ds, []string{"test"})
+		test, err := m.evaluate(ctx, ds, []data.SplitName{data.TestSplit})
 		if err != nil {
 			return EpochStats{}, fmt.Errorf("epoch %d: %w", epoch, err)
 		}

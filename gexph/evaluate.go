@@ -59,22 +59,18 @@ func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts Mod
 	defer m.Close()
 	cfg := ck.info.Config
 	out := &EvalResult{Dataset: ds.Name, Metric: cfg.Metric, Epoch: ck.info.Epoch, Params: m.ParamCount()}
-	for _, s := range []struct {
-		name string
-		dst  *SplitResult
-	}{{"train", &out.Train}, {"val", &out.Val}, {"test", &out.Test}} {
+	for i, name := range data.SplitNames() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		idx, _ := splitIndices(ds, s.name)
-		if len(idx) == 0 || !slices.Contains(splits, s.name) {
+		if len(ds.Split.Part(name)) == 0 || !slices.Contains(splits, string(name)) {
 			continue
 		}
-		r, err := m.evaluate(ctx, ds, []string{s.name})
+		r, err := m.evaluate(ctx, ds, []data.SplitName{name})
 		if err != nil {
 			return nil, err
 		}
-		*s.dst = r[0]
+		*[]*SplitResult{&out.Train, &out.Val, &out.Test}[i] = r[0]
 	}
 	return out, nil
 }
@@ -83,7 +79,11 @@ func EvaluateSplits(ctx context.Context, path string, ds *data.Dataset, opts Mod
 // or "test") and returns its loss and the configured metric. It runs to its end
 // (EvaluateSplits stops when its context is cancelled).
 func (m *Model) EvaluateSplit(ds *data.Dataset, split string) (SplitResult, error) {
-	res, err := m.evaluate(context.Background(), ds, []string{split})
+	n, err := data.ParseSplitName(split)
+	if err != nil {
+		return SplitResult{}, fmt.Errorf("evaluate: %w", err)
+	}
+	res, err := m.evaluate(context.Background(), ds, []data.SplitName{n})
 	if err != nil {
 		return SplitResult{}, err
 	}
@@ -93,15 +93,11 @@ func (m *Model) EvaluateSplit(ds *data.Dataset, split string) (SplitResult, erro
 // evaluate returns the loss and metric of each split, scored as the model's way of
 // running scores examples (one pass for every split of a transductive graph). It stops
 // between batches (or chunks of layer-wise inference) when ctx is cancelled.
-func (m *Model) evaluate(ctx context.Context, ds *data.Dataset, splits []string) ([]SplitResult, error) {
+func (m *Model) evaluate(ctx context.Context, ds *data.Dataset, splits []data.SplitName) ([]SplitResult, error) {
 	sets := make([][]int, len(splits))
 	cs := make([]*collector, len(splits))
 	for i, split := range splits {
-		idx, err := splitIndices(ds, split)
-		if err != nil {
-			return nil, err
-		}
-		sets[i], cs[i] = idx, &collector{m: m}
+		sets[i], cs[i] = ds.Split.Part(split), &collector{m: m}
 	}
 	err := m.run.outputs(ctx, ds, sets, func(i int, out []float32, b *Batch, rows []int) {
 		// The loss weighs the set's rows as the batch does (1, 0 for unlabelled rows).
@@ -124,15 +120,6 @@ func (m *Model) evaluate(ctx context.Context, ds *data.Dataset, splits []string)
 		res[i] = SplitResult{Loss: c.loss(), Metric: metric}
 	}
 	return res, nil
-}
-
-// splitIndices returns the indices of the named split.
-func splitIndices(ds *data.Dataset, split string) ([]int, error) {
-	n, err := data.ParseSplitName(split)
-	if err != nil {
-		return nil, fmt.Errorf("evaluate: %w", err)
-	}
-	return ds.Split.Part(n), nil
 }
 
 // collector gathers the predictions of a pass for a metric and the loss.

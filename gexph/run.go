@@ -35,7 +35,7 @@ type runner interface {
 	// epochEval shows on prog that the evaluation of epoch begins and returns the
 	// splits it scores: the validation split, and the test split with it where the same
 	// inference pass scores it.
-	epochEval(ds *data.Dataset, epoch int, prog *progress.Progress) []string
+	epochEval(ds *data.Dataset, epoch int, prog *progress.Progress) []data.SplitName
 	// outputs runs inference on the examples of each of sets (graphs of ds, or nodes of
 	// its one graph) and hands use, in order, every batch's outputs (b's rows ×
 	// outputs, row-major) with the index of the set and the output rows of the set's

@@ -73,9 +73,9 @@ func (r *graphBatches) trainEpoch(ctx context.Context, ds *data.Dataset, epoch i
 
 // epochEval scores the validation graphs; the test graphs are scored apart, at a new
 // best validation metric.
-func (r *graphBatches) epochEval(_ *data.Dataset, epoch int, prog *progress.Progress) []string {
+func (r *graphBatches) epochEval(_ *data.Dataset, epoch int, prog *progress.Progress) []data.SplitName {
 	prog.Working(epoch, "evaluating val")
-	return []string{"val"}
+	return []data.SplitName{data.ValSplit}
 }
 
 // outputs scores each set of graphs in batches of Config.BatchSize, padded as

@@ -71,7 +71,7 @@ func (r *sampledBatches) trainEpoch(ctx context.Context, ds *data.Dataset, epoch
 
 // epochEval scores the validation and test nodes in one layer-wise pass, a phase of its
 // own on a large graph.
-func (r *sampledBatches) epochEval(ds *data.Dataset, _ int, prog *progress.Progress) []string {
+func (r *sampledBatches) epochEval(ds *data.Dataset, _ int, prog *progress.Progress) []data.SplitName {
 	prog.Phase("layer-wise evaluation of %d nodes", ds.Graphs[0].NumNodes)
 	return nodeSplits(ds)
 }

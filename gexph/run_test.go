@@ -100,10 +100,10 @@ func TestEvaluationStopsWhenItsContextIsCancelled(t *testing.T) {
 		{"sampled, after the first chunk", newTestModel(t, sampled, planted, ""), planted, 2},
 		{"per-layer graphs", layerGraphsModel(t, planted), planted, 1},
 	} {
-		if _, err := c.m.evaluate(context.Background(), c.ds, []string{"train"}); err != nil {
+		if _, err := c.m.evaluate(context.Background(), c.ds, []data.SplitName{data.TrainSplit}); err != nil {
 			t.Fatalf("%s: %v", c.name, err)
 		}
-		_, err := c.m.evaluate(cancelAtCall(t, c.at), c.ds, []string{"train"})
+		_, err := c.m.evaluate(cancelAtCall(t, c.at), c.ds, []data.SplitName{data.TrainSplit})
 		if !errors.Is(err, context.Canceled) {
 			t.Errorf("%s: evaluation cancelled at ctx.Err call %d returned %v, want context.Canceled", c.name, c.at, err)
 		}

@@ -69,9 +69,13 @@ func (w *wholeGraph) trainEpoch(_ context.Context, ds *data.Dataset, epoch int, 
 }
 
 // epochEval scores the validation and test nodes in one pass.
-func (w *wholeGraph) epochEval(ds *data.Dataset, epoch int, prog *progress.Progress) []string {
+func (w *wholeGraph) epochEval(ds *data.Dataset, epoch int, prog *progress.Progress) []data.SplitName {
 	splits := nodeSplits(ds)
-	prog.Working(epoch, "evaluating "+strings.Join(splits, " and "))
+	names := make([]string, len(splits))
+	for i, s := range splits {
+		names[i] = string(s)
+	}
+	prog.Working(epoch, "evaluating "+strings.Join(names, " and "))
 	return splits
 }
 
@@ -105,11 +109,11 @@ func (w *wholeGraph) release() {
 // nodeSplits are the splits an epoch scores where one pass scores every node of the
 // graph: validation, and test where it has nodes (the test metric of such a run is
 // logged every epoch, that of batches of graphs only at a new best validation).
-func nodeSplits(ds *data.Dataset) []string {
+func nodeSplits(ds *data.Dataset) []data.SplitName {
 	if len(ds.Split.Test) > 0 {
-		return []string{"val", "test"}
+		return []data.SplitName{data.ValSplit, data.TestSplit}
 	}
-	return []string{"val"}
+	return []data.SplitName{data.ValSplit}
 }
 
 // useEach hands use the outputs of one pass over every node of a graph for each set of
