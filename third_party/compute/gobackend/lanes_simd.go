@@ -4,9 +4,19 @@
 
 package gobackend
 
-import "simd"
+import (
+	"simd"
+
+	"github.com/gomlx/compute/internal/gobackend"
+)
 
 // Float32Lanes is the number of float32 values in one SIMD vector of the backend's
 // kernels on this machine (16 with AVX-512, 8 with AVX2, 4 on arm64): some fusions take
 // only shapes that fit it (Fusions counts differ between machines of other widths).
 func Float32Lanes() int { return simd.BroadcastFloat32s(0).Len() }
+
+// TallDenseFuses tells whether the tall dense kernel takes a product of cols output
+// columns on this machine (the GEMM takes the others): with AVX-512, widths off whole
+// 16-lane vectors; with AVX2, none; elsewhere, widths off whole vectors. Counts of fused
+// tall dense products differ between machines where it differs.
+func TallDenseFuses(cols int) bool { return gobackend.TallDenseFuses(cols, Float32Lanes()) }

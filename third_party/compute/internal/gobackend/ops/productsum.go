@@ -195,16 +195,18 @@ func (p *productSum) factorRow(s []float32, r int) []float32 {
 	return s[:p.cols]
 }
 
-// productSumGroup is how many columns columnGroup keeps in registers: four vectors of 16.
+// productSumGroup is how many columns columnGroup keeps in registers: four vectors of 16
+// lanes (AVX-512), eight of 8 (AVX2), sixteen of 4 (arm64's NEON, AVX).
 const productSumGroup = 64
 
 // columnGroup adds Σ_{r∈[lo,hi)} x[r, c]·s(r, c) of p's product (x[r, c] replaced by
 // (x[r, c] − m[c])² when centred) for the columns [c0, c0+64) (or to the last column) into
-// acc, the sums held in four registers over the rows.
+// acc, the sums held in registers over the rows: each column's terms are added in row
+// order, as the scalar loop adds them, on any vector width.
 func columnGroup(p *productSum, acc, x, s, m []float32, lo, hi, c0 int) {
 	vLen := simd.BroadcastFloat32s(0).Len()
 	end := min(p.cols, c0+productSumGroup)
-	if vLen*4 != productSumGroup {
+	if productSumGroup%vLen != 0 || productSumGroup/vLen > 16 {
 		for r := lo; r < hi; r++ {
 			sr := p.factorRow(s, r)
 			for c := c0; c < end; c++ {
@@ -213,7 +215,7 @@ func columnGroup(p *productSum, acc, x, s, m []float32, lo, hi, c0 int) {
 		}
 		return
 	}
-	var sums, means [4]simd.Float32s
+	var sums, means [16]simd.Float32s
 	for i := range sums {
 		sums[i] = simd.BroadcastFloat32s(0)
 	}

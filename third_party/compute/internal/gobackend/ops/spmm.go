@@ -18,17 +18,21 @@ package ops
 // head) and rewrites the ScatterSum into one node that reads x's rows where the products
 // need them and adds each product to its destination row at once. Each element is
 // computed as before, a product rounded to float32 and then added in edge order, so the
-// results are equal bit for bit.
+// results are equal bit for bit. One weight per head is spread over its head's lanes by
+// one permute of the edge's weights where a vector holds them all (AVX-512, AVX2), else
+// blended from broadcasts or broadcast head by head.
 //
 // Attention scores per edge and head are dot products of gathered rows, written as
 // ReduceSum(Mul(Gather(q, dst), Gather(k, src)), last axis): the second transformation
 // rewrites the ReduceSum into one node that reads both rows and adds their products per
-// head in index order, without the gathered [E, heads, headDim] tensors and their
-// product. The unfused ReduceSum adds in that order the rows it leaves to its plain loop,
-// those shorter than its SIMD threshold (12 values with AVX-512, 16 on arm64): there the
-// sums are again equal bit for bit; on AVX2, and for longer heads, it adds SIMD partial
-// sums, and the two agree to float32 rounding. The backend option "no_fusion" disables
-// both.
+// head, without the gathered [E, heads, headDim] tensors and their product. On amd64 it
+// sums each head in SIMD registers, a vector of heads at a time (segsum_amd64.go): equal
+// to the unfused sums to float32 rounding, not bit for bit. Elsewhere (arm64), and for
+// rows shorter than a vector, it adds each head's products in index order, as the
+// unfused ReduceSum's plain loop does for rows shorter than its SIMD threshold (16 values
+// on arm64): there the two are equal bit for bit; for longer rows the unfused one adds
+// SIMD partial sums, and the two agree to float32 rounding. The backend option
+// "no_fusion" disables both.
 
 import (
 	"simd"
@@ -202,8 +206,12 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 	splitWork(backend, n, max(1, rowsMinChunk/(4*max(width, 1))), func(lo, hi int) {
 		l, h := int32(lo), int32(hi)
 		wa := width / p.repeat
-		var heads []int32 // Short segments: each element's weight index, for addSpreadProducts.
-		if p.repeat > 1 && p.repeat < simd.BroadcastFloat32s(0).Len() {
+		// One permute spreads an edge's weights over a vector where a vector holds them all;
+		// else short segments are blended from broadcasts, long ones scaled by one each.
+		lanes := spreadLanes()
+		permuted := p.repeat > 1 && wa <= lanes
+		var heads []int32 // Each element's weight index, for addSpreadProducts(SIMD).
+		if permuted || p.repeat > 1 && p.repeat < simd.BroadcastFloat32s(0).Len() {
 			heads = make([]int32, width)
 			for c := range heads {
 				heads[c] = int32(c / p.repeat)
@@ -218,6 +226,8 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 			switch {
 			case p.repeat == 1:
 				addProducts(o, a[e*width:][:width], row)
+			case permuted:
+				addSpreadProductsSIMD(lanes, o, a[e*wa:], wa, row, heads)
 			case heads != nil:
 				addSpreadProducts(o, a[e*wa:][:wa], row, heads, p.repeat)
 			default:
@@ -365,23 +375,42 @@ func execGatheredDot(backend *gobackend.Backend, node *gobackend.Node, inputs []
 	if backend.NoOps {
 		return output, nil
 	}
-	x1, i1 := inputs[0].Flat.([]float32), inputs[1].Flat.([]int32)
-	x2, i2 := inputs[2].Flat.([]float32), inputs[3].Flat.([]int32)
 	out := output.Flat.([]float32)
-	e := len(i1)
-	heads := len(out) / max(e, 1)
+	heads := len(out) / max(len(inputs[1].Flat.([]int32)), 1)
+	d := dotRows{
+		x1: inputs[0].Flat.([]float32), i1: inputs[1].Flat.([]int32), last1: int32(inputs[0].RawShape.Dimensions[0] - 1),
+		x2: inputs[2].Flat.([]float32), i2: inputs[3].Flat.([]int32), last2: int32(inputs[2].RawShape.Dimensions[0] - 1),
+		heads: heads, b: p.b,
+	}
 	width := heads * p.b
-	last1, last2 := int32(inputs[0].RawShape.Dimensions[0]-1), int32(inputs[2].RawShape.Dimensions[0]-1)
-	splitWork(backend, e, max(1, rowsMinChunk/(8*max(width, 1))), func(lo, hi int) {
+	splitWork(backend, len(d.i1), max(1, rowsMinChunk/(8*max(width, 1))), func(lo, hi int) {
+		o := out[lo*heads : hi*heads]
+		if gatheredDotsSIMD(o, &d, lo, hi) {
+			return
+		}
 		prod := make([]float32, width)
 		for k := lo; k < hi; k++ {
-			r1 := x1[clampedRow(i1[k], last1)*width:][:width]
-			r2 := x2[clampedRow(i2[k], last2)*width:][:width]
+			r1, r2 := d.rows(k)
 			simdMulVVFloat32(r1, r2, prod)
-			sumSegments(out[k*heads:][:heads], prod, p.b)
+			sumSegments(o[(k-lo)*heads:][:heads], prod, p.b)
 		}
 	})
 	return output, nil
+}
+
+// dotRows are the operands of fused per-edge dot products: out[e·heads + h] = Σ_k
+// x1[i1[e]][h·b+k] · x2[i2[e]][h·b+k] (indices clamped to the tables' last rows).
+type dotRows struct {
+	x1, x2       []float32
+	i1, i2       []int32
+	last1, last2 int32
+	heads, b     int
+}
+
+// rows returns the two gathered rows of edge e.
+func (d *dotRows) rows(e int) (r1, r2 []float32) {
+	w := d.heads * d.b
+	return d.x1[clampedRow(d.i1[e], d.last1)*w:][:w], d.x2[clampedRow(d.i2[e], d.last2)*w:][:w]
 }
 
 // sumSegments sets out[h] = Σ_k p[h·b+k], each sum in index order from zero (as the

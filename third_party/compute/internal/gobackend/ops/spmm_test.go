@@ -162,8 +162,9 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 }
 
 // TestGatheredDotEqualsUnfused holds the fused per-edge dot products to the unfused ops,
-// bit for bit where the unfused ReduceSum adds in index order (see unfusedSumsInOrder),
-// to float32 rounding elsewhere, and to a float64 computation: one head and 4 heads of
+// bit for bit where both add in index order (the unfused ReduceSum on rows shorter than
+// its SIMD threshold, see unfusedSumsInOrder; the fused kernel where this CPU has no SIMD
+// segment sums, see segmentSumLanes), to float32 rounding elsewhere, and to a float64 computation: one head and 4 heads of
 // 10 (gathered flat and reshaped, as the attention layer does), 20 heads (more than the
 // sums kept together), 2 heads of 20 (summed by the unfused ReduceSum's SIMD loop on every
 // CPU), indices out of range (clamped), large enough to split across workers.
@@ -227,7 +228,7 @@ func TestGatheredDotEqualsUnfused(t *testing.T) {
 		if nf != 1 || np != 0 {
 			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want 1 (0)", c, nf, np)
 		}
-		inOrder := unfusedSumsInOrder(c.b)
+		inOrder := unfusedSumsInOrder(c.b) && segmentSumLanes() == 0
 		for i := range plain {
 			e, h := i/c.heads, i%c.heads
 			r1, r2 := int(max(0, min(int32(c.n1-1), i1[e]))), int(max(0, min(int32(c.n2-1), i2[e])))

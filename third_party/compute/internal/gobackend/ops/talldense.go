@@ -11,7 +11,7 @@ package ops
 // panels first (a copy of the largest operand) for a right operand that fits in the L1
 // cache, and pads its tiles where the output's columns are no multiple of the SIMD
 // width. The transformation below recognises such products with narrow outputs (up to
-// 48 columns, no multiple of the SIMD width) and rewrites them into one node that reads
+// 48 columns, of widths where the kernel beats the GEMM on this CPU) and rewrites them into one node that reads
 // x where it lies: for four rows at a time it keeps two or one SIMD vectors of the
 // output's columns per row in registers and adds x[r, k]·w[k, …] over k with fused
 // multiply-adds, w read row by row from the cache (wᵀ is transposed once, into a small
@@ -72,8 +72,8 @@ func (*TallDenseFusion) Apply(b *gobackend.Builder) (bool, error) {
 
 // tallDenseOf returns the fused form of n when it is x [R, K] · w [K, N] or x · wᵀ
 // (w [N, K]) in float32, without batch axes, with R at least minGramRows and
-// gramTallness times K and N, K at most maxGramWidth and N at most maxTallDenseCols and
-// no multiple of the SIMD width.
+// gramTallness times K and N, K at most maxGramWidth and N at most maxTallDenseCols, of a
+// width this CPU's kernel takes rather than its GEMM (gobackend.TallDenseFuses).
 func tallDenseOf(n *gobackend.Node) (*tallDense, bool) {
 	p, ok := n.Data.(*dot.NodeData)
 	if !ok || p.BatchSize != 1 || len(p.LHSBatchAxes) != 0 || p.InputDType != dtypes.Float32 || p.OutputDType != dtypes.Float32 ||
@@ -93,15 +93,17 @@ func tallDenseOf(n *gobackend.Node) (*tallDense, bool) {
 	default:
 		return nil, false
 	}
-	narrow := d.n <= maxTallDenseCols && d.n%simd.BroadcastFloat32s(0).Len() != 0
+	narrow := d.n <= maxTallDenseCols && gobackend.TallDenseFuses(d.n, simd.BroadcastFloat32s(0).Len())
 	tall := d.r >= minGramRows && d.r >= gramTallness*max(d.k, d.n) && d.k <= maxGramWidth && narrow && d.k > 0
 	return d, tall
 }
 
-// maxTallDenseCols bounds the output's columns, which must also not be a multiple of the
-// SIMD width: there the GEMM pads its tiles and the kernel beats it (x · w at 187,570 ×
-// 40 by 40: 5.1 against 9.8 ms), on whole tiles the GEMM's packed panels win (60,000 ×
-// 32 by 32: 0.88 against 0.74 ms; 40,000 × 64 by 128: 5.1 against 4.2 ms).
+// maxTallDenseCols bounds the output's columns; of those, the CPU's features choose the
+// widths the kernel takes (gobackend.TallDenseFuses): with AVX-512, those off whole
+// vectors, where the GEMM pads its tiles and the kernel beats it (x · w at 187,570 × 40
+// by 40: 5.1 against 9.8 ms), while on whole tiles the GEMM's packed panels win (60,000
+// × 32 by 32: 0.88 against 0.74 ms; 40,000 × 64 by 128: 5.1 against 4.2 ms); with AVX2,
+// none (the 8-lane kernel takes 3.5 to 4.4 times the assembly GEMM's instructions).
 const maxTallDenseCols = 48
 
 // tallDenseChunkRows is the least number of rows a worker of a tall dense product gets.

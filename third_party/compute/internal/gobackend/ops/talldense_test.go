@@ -60,16 +60,16 @@ func runTallDense(t *testing.T, config string, r, k, n int, transposed bool, x, 
 // to a float64 sum computed here, to float32 rounding: a GatedGCN layer's width (40: two
 // column vectors of AVX-512 and a partial one), 64 by 24, 40 by 42 (pairs of vectors and
 // a partial one on every SIMD width), 160 by 40 transposed, odd sizes (rows not a
-// multiple of four, a row block split across workers); products too wide (128 columns),
-// of whole SIMD vectors (32 columns on every width, 40 and 24 on AVX2's and arm64's
-// narrower vectors) or too short stay unfused.
+// multiple of four, a row block split across workers) where this CPU's kernel takes them
+// (gobackend.TallDenseFuses); products too wide (128 columns), of whole SIMD vectors (32
+// columns on every width, 40 and 24 on arm64's narrower vectors), any width with AVX2's
+// GEMM, or too short stay unfused.
 func TestTallDenseEqualsUnfused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
-	vLen := float32Lanes()
 	for _, c := range []struct {
 		r, k, n    int
 		transposed bool
-		fused      bool // Tall and narrow enough: fused unless n is a multiple of vLen.
+		fused      bool // Tall and narrow enough: fused where this CPU's kernel takes n.
 	}{
 		{r: 20001, k: 40, n: 40, fused: true},
 		{r: 9001, k: 64, n: 24, fused: true},
@@ -83,7 +83,7 @@ func TestTallDenseEqualsUnfused(t *testing.T) {
 		x, w := randomFloats(rng, c.r*c.k), randomFloats(rng, c.k*c.n)
 		got, nf := runTallDense(t, "", c.r, c.k, c.n, c.transposed, x, w)
 		plain, np := runTallDense(t, "no_fusion", c.r, c.k, c.n, c.transposed, x, w)
-		if want := map[bool]int{true: 1, false: 0}[c.fused && c.n%vLen != 0]; nf != want || np != 0 {
+		if want := map[bool]int{true: 1, false: 0}[c.fused && gobackend.TallDenseFuses(c.n, float32Lanes())]; nf != want || np != 0 {
 			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want %d (0)", c, nf, np, want)
 		}
 		for row := range c.r {
@@ -102,6 +102,41 @@ func TestTallDenseEqualsUnfused(t *testing.T) {
 				i := row*c.n + j
 				if math.Abs(float64(got[i])-exact) > tol || math.Abs(float64(plain[i])-exact) > tol {
 					t.Fatalf("%+v: [%d,%d] fused %g, unfused %g, float64 %g (tolerance %g)", c, row, j, got[i], plain[i], exact, tol)
+				}
+			}
+		}
+	}
+}
+
+// TestTallDenseChoiceGivesEqualProducts holds the run-time choice between the tall dense
+// kernel and the GEMM (gobackend.TallDenseFuses, by the CPU's features): for widths on
+// either side of it (multiples of 8, 16 and 4 columns and none), the kernel, run here on
+// every width, and the GEMM agree to float32 rounding, and the fusion takes exactly the
+// widths the choice gives the kernel.
+func TestTallDenseChoiceGivesEqualProducts(t *testing.T) {
+	rng := rand.New(rand.NewPCG(73, 74))
+	const r, k = 4097, 40
+	for _, n := range []int{8, 16, 24, 32, 40, 48, 20, 7} {
+		x, w := randomFloats(rng, r*k), randomFloats(rng, k*n)
+		chosen, nf := runTallDense(t, "", r, k, n, false, x, w)
+		gemm, _ := runTallDense(t, "no_fusion", r, k, n, false, x, w)
+		if want := map[bool]int{true: 1, false: 0}[gobackend.TallDenseFuses(n, float32Lanes())]; nf != want {
+			t.Fatalf("%d columns: %d fused nodes, want %d", n, nf, want)
+		}
+		kernel := make([]float32, r*n)
+		p := &tallDense{r: r, k: k, n: n}
+		for b := 0; b < r; b += 4 {
+			denseRowBlock(kernel, x, w, p, b, min(r, b+4))
+		}
+		for row := range r {
+			for j := range n {
+				var mag float64
+				for kk := range k {
+					mag += math.Abs(float64(x[row*k+kk]) * float64(w[kk*n+j]))
+				}
+				i, tol := row*n+j, 2*float64(k)*6e-8*mag
+				if math.Abs(float64(kernel[i])-float64(gemm[i])) > tol || math.Abs(float64(chosen[i])-float64(gemm[i])) > tol {
+					t.Fatalf("%d columns, [%d,%d]: kernel %g, GEMM %g, chosen %g (tolerance %g)", n, row, j, kernel[i], gemm[i], chosen[i], tol)
 				}
 			}
 		}
