@@ -182,9 +182,19 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 				c += 4 * vLen
 				continue
 			}
+			if c+2*vLen < n && c+3*vLen >= n { // Two whole vectors, then the row's last one.
+				var s [12]simd.Float32s
+				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11] = gramFull3(z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, n-vLen)
+				for i := range 4 {
+					addToRow(acc[(a+i)*n+c:], s[i], vLen)
+					addToRow(acc[(a+i)*n+c+vLen:], s[4+i], vLen)
+					addTail(acc[(a+i)*n+n-vLen:(a+i)*n+n], s[8+i], c+2*vLen-(n-vLen))
+				}
+				break
+			}
 			if c+2*vLen <= n {
 				var s [8]simd.Float32s
-				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c)
+				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, c+vLen)
 				for i := range 4 {
 					addToRow(acc[(a+i)*n+c:], s[i], vLen)
 					addToRow(acc[(a+i)*n+c+vLen:], s[4+i], vLen)
@@ -192,10 +202,27 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 				c += 2 * vLen
 				continue
 			}
+			if c+vLen < n && n >= 2*vLen { // A whole vector, then the row's last one (overlapping it).
+				var s [8]simd.Float32s
+				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, n-vLen)
+				for i := range 4 {
+					addToRow(acc[(a+i)*n+c:], s[i], vLen)
+					addTail(acc[(a+i)*n+n-vLen:(a+i)*n+n], s[4+i], c+vLen-(n-vLen))
+				}
+				break
+			}
 			var s [4]simd.Float32s
-			if c+vLen <= n {
+			switch {
+			case c+vLen <= n:
 				s[0], s[1], s[2], s[3] = gramFull(z, z, z, z, x, g, lo, hi, m, n, a, c)
-			} else {
+			case n >= vLen: // The row's last whole vector, whose first lanes were added already.
+				s[0], s[1], s[2], s[3] = gramFull(z, z, z, z, x, g, lo, hi, m, n, a, n-vLen)
+				for i := range s {
+					addTail(acc[(a+i)*n+n-vLen:(a+i)*n+n], s[i], c-(n-vLen))
+				}
+				c = n
+				continue
+			default:
 				s[0], s[1], s[2], s[3] = gramPart(z, z, z, z, x, g, lo, hi, m, n, a, c)
 			}
 			for i := range s {
@@ -212,6 +239,16 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 			}
 			acc[a*n+c] += sum
 		}
+	}
+}
+
+// addTail adds the lanes from skip on of s to row (one vector's values): the row's last
+// whole vector, whose first skip lanes a vector before it covered.
+func addTail(row []float32, s simd.Float32s, skip int) {
+	var lanes [16]float32
+	s.Store(lanes[:len(row)])
+	for i := skip; i < len(row); i++ {
+		row[i] += lanes[i]
 	}
 }
 
@@ -239,14 +276,13 @@ func gramFull4(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, 
 	return s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, s12, s13, s14, s15
 }
 
-// gramFull2 adds, for rows [lo, hi), x[r][a..a+3] times the two full vectors of g[r] at
-// columns c and c+vLen to s0…s3 and s4…s7: each row's two loads of g and four of x
-// feed eight multiply-adds.
-func gramFull2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, g []float32, lo, hi, m, n, a, c int) (_, _, _, _, _, _, _, _ simd.Float32s) {
-	vLen := s0.Len()
+// gramFull2 adds, for rows [lo, hi), x[r][a..a+3] times the full vectors of g[r] at
+// columns c and c2 (c+vLen, or the row's last vector) to s0…s3 and s4…s7: each row's two
+// loads of g and four of x feed eight multiply-adds.
+func gramFull2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, g []float32, lo, hi, m, n, a, c, c2 int) (_, _, _, _, _, _, _, _ simd.Float32s) {
 	for r := lo; r < hi; r++ {
 		g0 := simd.LoadFloat32s(g[r*n+c:])
-		g1 := simd.LoadFloat32s(g[r*n+c+vLen:])
+		g1 := simd.LoadFloat32s(g[r*n+c2:])
 		xr := x[r*m+a:][:4]
 		x0, x1, x2, x3 := simd.BroadcastFloat32s(xr[0]), simd.BroadcastFloat32s(xr[1]), simd.BroadcastFloat32s(xr[2]), simd.BroadcastFloat32s(xr[3])
 		s0, s4 = g0.MulAdd(x0, s0), g1.MulAdd(x0, s4)
@@ -255,6 +291,24 @@ func gramFull2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, g []float32, lo,
 		s3, s7 = g0.MulAdd(x3, s3), g1.MulAdd(x3, s7)
 	}
 	return s0, s1, s2, s3, s4, s5, s6, s7
+}
+
+// gramFull3 is gramFull2 for the full vectors of g[r] at columns c, c+vLen and c3 (the
+// row's last vector), into s0…s3, s4…s7 and s8…s11: four broadcasts of x feed twelve
+// multiply-adds (a layer of 40 columns in one pass with 16-lane vectors).
+func gramFull3(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 simd.Float32s, x, g []float32, lo, hi, m, n, a, c, c3 int) (_, _, _, _, _, _, _, _, _, _, _, _ simd.Float32s) {
+	vLen := s0.Len()
+	for r := lo; r < hi; r++ {
+		gr := g[r*n:]
+		g0, g1, g2 := simd.LoadFloat32s(gr[c:]), simd.LoadFloat32s(gr[c+vLen:]), simd.LoadFloat32s(gr[c3:])
+		xr := x[r*m+a:][:4]
+		x0, x1, x2, x3 := simd.BroadcastFloat32s(xr[0]), simd.BroadcastFloat32s(xr[1]), simd.BroadcastFloat32s(xr[2]), simd.BroadcastFloat32s(xr[3])
+		s0, s4, s8 = g0.MulAdd(x0, s0), g1.MulAdd(x0, s4), g2.MulAdd(x0, s8)
+		s1, s5, s9 = g0.MulAdd(x1, s1), g1.MulAdd(x1, s5), g2.MulAdd(x1, s9)
+		s2, s6, s10 = g0.MulAdd(x2, s2), g1.MulAdd(x2, s6), g2.MulAdd(x2, s10)
+		s3, s7, s11 = g0.MulAdd(x3, s3), g1.MulAdd(x3, s7), g2.MulAdd(x3, s11)
+	}
+	return s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
 }
 
 // gramFull adds, for rows [lo, hi), x[r][a..a+3] times the full vector of g[r] at column

@@ -55,8 +55,9 @@ func runGram(t *testing.T, config string, k, m, n int, x, g []float32) ([]float3
 
 // TestTallGramEqualsUnfused holds the fused xᵀ·g to the unfused transpose and matrix
 // product and to a float64 sum computed here, to float32 rounding: widths of a GEMM
-// layer (40, 64, 96, 136: columns taken four, two and one SIMD vector at a time), odd
-// ones (rows of x not a multiple of four, a partial SIMD vector), rows
+// layer (40, 64, 96, 136: columns taken four, three, two and one SIMD vector at a time,
+// the row's last vector a whole one overlapping the vector before it), odd ones (rows of
+// x not a multiple of four, rows shorter than a SIMD vector), rows
 // split across workers and a chunk left over, the same result bit for bit on one worker;
 // a product too short to fuse stays unfused.
 func TestTallGramEqualsUnfused(t *testing.T) {
@@ -71,6 +72,9 @@ func TestTallGramEqualsUnfused(t *testing.T) {
 		{k: 3000, m: 33, n: 3, fused: true},
 		{k: 9000, m: 12, n: 136, fused: true}, // Columns in blocks of four and of one vector, and a partial one.
 		{k: 5000, m: 64, n: 96, fused: true},  // Blocks of four and of two vectors.
+		{k: 4099, m: 8, n: 20, fused: true},   // A whole vector and the row's last one, overlapping it (16 lanes).
+		{k: 4099, m: 4, n: 44, fused: true},   // Two whole vectors and the last (16 lanes), five and the last (8).
+		{k: 4099, m: 4, n: 48, fused: true},   // Three whole vectors in one pass (16 lanes).
 		{k: 500, m: 40, n: 40, fused: false},
 	} {
 		x, g := randomFloats(rng, c.k*c.m), randomFloats(rng, c.k*c.n)

@@ -157,32 +157,52 @@ func denseRowBlock(out, x, w []float32, p *tallDense, r0, r1 int) {
 	}
 	vLen := simd.BroadcastFloat32s(0).Len()
 	z := simd.BroadcastFloat32s(0)
-	c := 0
-	for ; c+2*vLen <= p.n; c += 2 * vLen {
-		s := [8]simd.Float32s{}
-		s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = dense4x2(z, z, z, z, z, z, z, z, x, w, r0, p.k, p.n, c)
-		for i := range 4 {
-			s[i].Store(out[(r0+i)*p.n+c:])
-			s[4+i].Store(out[(r0+i)*p.n+c+vLen:])
-		}
-	}
-	for ; c < p.n; c += vLen {
-		s := [4]simd.Float32s{}
-		s[0], s[1], s[2], s[3] = dense4x1(z, z, z, z, x, w, r0, p.k, p.n, c)
-		for i := range 4 {
-			s[i].StorePart(out[(r0+i)*p.n+c : (r0+i+1)*p.n])
+	store := func(s simd.Float32s, i, c int) { s.Store(out[(r0+i)*p.n+c:]) }
+	for c := 0; c < p.n; {
+		// The row's last vector is a whole one ending at the row's end where the row is a
+		// vector or more: the columns it shares with the vector before it are computed
+		// again, to the same values, and stored again.
+		switch rem := p.n - c; {
+		case rem > 2*vLen && rem <= 3*vLen: // Two whole vectors and the last: one pass.
+			s := [12]simd.Float32s{}
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11] = dense4x3(z, z, z, z, z, z, z, z, z, z, z, z, x, w, r0, p.k, p.n, c, p.n-vLen)
+			for i := range 4 {
+				store(s[i], i, c)
+				store(s[4+i], i, c+vLen)
+				store(s[8+i], i, p.n-vLen)
+			}
+			c = p.n
+		case rem >= 2*vLen || rem > vLen:
+			c2 := c + vLen
+			if rem < 2*vLen {
+				c2 = p.n - vLen
+			}
+			s := [8]simd.Float32s{}
+			s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = dense4x2(z, z, z, z, z, z, z, z, x, w, r0, p.k, p.n, c, c2)
+			for i := range 4 {
+				store(s[i], i, c)
+				store(s[4+i], i, c2)
+			}
+			c = c2 + vLen
+		default:
+			c = max(0, min(c, p.n-vLen)) // The last vector, whole where the row is a vector or more.
+			s := [4]simd.Float32s{}
+			s[0], s[1], s[2], s[3] = dense4x1(z, z, z, z, x, w, r0, p.k, p.n, c)
+			for i := range 4 {
+				s[i].StorePart(out[(r0+i)*p.n+c : (r0+i+1)*p.n])
+			}
+			c = p.n
 		}
 	}
 }
 
-// dense4x2 returns, for the rows r0…r0+3 of x [·, k] and the columns c…c+2vLen of
-// w [k, n], Σ_kk x[r, kk]·w[kk, …] as s0…s3 (columns c…) and s4…s7 (columns c+vLen…).
-func dense4x2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, w []float32, r0, k, n, c int) (_, _, _, _, _, _, _, _ simd.Float32s) {
-	vLen := s0.Len()
+// dense4x2 returns, for the rows r0…r0+3 of x [·, k] and the vectors of w [k, n]'s columns
+// at c and c2, Σ_kk x[r, kk]·w[kk, …] as s0…s3 (columns c…) and s4…s7 (columns c2…).
+func dense4x2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, w []float32, r0, k, n, c, c2 int) (_, _, _, _, _, _, _, _ simd.Float32s) {
 	x0, x1, x2, x3 := x[r0*k:][:k], x[(r0+1)*k:][:k], x[(r0+2)*k:][:k], x[(r0+3)*k:][:k]
 	for kk := range k {
-		wr := w[kk*n+c:]
-		w0, w1 := simd.LoadFloat32s(wr), simd.LoadFloat32s(wr[vLen:])
+		wr := w[kk*n:]
+		w0, w1 := simd.LoadFloat32s(wr[c:]), simd.LoadFloat32s(wr[c2:])
 		a0, a1, a2, a3 := simd.BroadcastFloat32s(x0[kk]), simd.BroadcastFloat32s(x1[kk]), simd.BroadcastFloat32s(x2[kk]), simd.BroadcastFloat32s(x3[kk])
 		s0, s4 = w0.MulAdd(a0, s0), w1.MulAdd(a0, s4)
 		s1, s5 = w0.MulAdd(a1, s1), w1.MulAdd(a1, s5)
@@ -192,7 +212,26 @@ func dense4x2(s0, s1, s2, s3, s4, s5, s6, s7 simd.Float32s, x, w []float32, r0, 
 	return s0, s1, s2, s3, s4, s5, s6, s7
 }
 
-// dense4x1 is dense4x2 for one vector of columns c… (a partial one at the end of a row).
+// dense4x3 is dense4x2 for the vectors at c, c+vLen and c3 (the row's last one), into
+// s0…s3, s4…s7 and s8…s11: four broadcasts of x feed twelve multiply-adds (40 columns in
+// one pass with 16-lane vectors, where a pass of 32 and one of the last 8 took eight).
+func dense4x3(s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11 simd.Float32s, x, w []float32, r0, k, n, c, c3 int) (_, _, _, _, _, _, _, _, _, _, _, _ simd.Float32s) {
+	vLen := s0.Len()
+	x0, x1, x2, x3 := x[r0*k:][:k], x[(r0+1)*k:][:k], x[(r0+2)*k:][:k], x[(r0+3)*k:][:k]
+	for kk := range k {
+		wr := w[kk*n:]
+		w0, w1, w2 := simd.LoadFloat32s(wr[c:]), simd.LoadFloat32s(wr[c+vLen:]), simd.LoadFloat32s(wr[c3:])
+		a0, a1, a2, a3 := simd.BroadcastFloat32s(x0[kk]), simd.BroadcastFloat32s(x1[kk]), simd.BroadcastFloat32s(x2[kk]), simd.BroadcastFloat32s(x3[kk])
+		s0, s4, s8 = w0.MulAdd(a0, s0), w1.MulAdd(a0, s4), w2.MulAdd(a0, s8)
+		s1, s5, s9 = w0.MulAdd(a1, s1), w1.MulAdd(a1, s5), w2.MulAdd(a1, s9)
+		s2, s6, s10 = w0.MulAdd(a2, s2), w1.MulAdd(a2, s6), w2.MulAdd(a2, s10)
+		s3, s7, s11 = w0.MulAdd(a3, s3), w1.MulAdd(a3, s7), w2.MulAdd(a3, s11)
+	}
+	return s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11
+}
+
+// dense4x1 is dense4x2 for one vector of columns c… (a partial one in a row shorter than
+// a vector).
 func dense4x1(s0, s1, s2, s3 simd.Float32s, x, w []float32, r0, k, n, c int) (_, _, _, _ simd.Float32s) {
 	x0, x1, x2, x3 := x[r0*k:][:k], x[(r0+1)*k:][:k], x[(r0+2)*k:][:k], x[(r0+3)*k:][:k]
 	for kk := range k {
