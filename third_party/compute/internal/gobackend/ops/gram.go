@@ -170,7 +170,7 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 	for ; a+4 <= m; a += 4 {
 		for c := 0; c < n; {
 			z := simd.BroadcastFloat32s(0)
-			if c+4*vLen <= n {
+			if vLen > 8 && c+4*vLen <= n {
 				var s [16]simd.Float32s
 				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15] =
 					gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c)
