@@ -54,15 +54,17 @@ const (
 // the cifar-10-binary.tar.gz archive itself, read without unpacking. Each file is a
 // sequence of 3,073-byte records: the label (0–9), then the 1,024 red, 1,024 green
 // and 1,024 blue values of a 32×32 image, row-major. Only the files and leading
-// records the options need are read; a file must hold whole records and at least
+// records that opts asks for are read; a file must hold whole records and at least
 // those. Graphs are ordered validation, training, test: validation = the first 5,000
 // training images, training = the other 45,000, test = the 10,000 test images, as in
 // benchmarking-gnns; each is the superpixel graph of superpixel.CIFAR10Spec (see
-// package superpixel) labelled with its class. The options cap the 45,000 training,
-// 5,000 validation and 10,000 test images. Errors name the file at fault and, for a
-// bad label, the record.
-func LoadCIFAR10Superpixels(path string, opts SuperpixelOptions) (*Dataset, error) {
-	nTrain, nVal, nTest, err := opts.sizes("cifar10", cifarTrainCount-cifarValCount, cifarValCount, cifarTestCount)
+// package superpixel) labelled with its class. opts.TrainGraphs, ValGraphs and
+// TestGraphs cap the 45,000 training, 5,000 validation and 10,000 test images (0: all),
+// taking the first ones of each part; opts.Workers goroutines build the superpixels (0:
+// GOMAXPROCS; the result does not depend on it). Errors name the file at fault and, for
+// a bad label, the record.
+func LoadCIFAR10Superpixels(path string, opts LoadOptions) (*Dataset, error) {
+	nTrain, nVal, nTest, err := superpixelSizes("cifar10", opts, cifarTrainCount-cifarValCount, cifarValCount, cifarTestCount)
 	if err != nil {
 		return nil, err
 	}

@@ -104,7 +104,7 @@ func cifarArchive(t testing.TB, files map[string][]byte) []byte {
 
 // smallCIFAR is the options of the format tests: validation images 0, 1, training
 // image 5000 of data_batch_1.bin and test images 0..2.
-var smallCIFAR = SuperpixelOptions{MaxVal: 2, MaxTrain: 1, MaxTest: 3}
+var smallCIFAR = LoadOptions{ValGraphs: 2, TrainGraphs: 1, TestGraphs: 3}
 
 func smallCIFARFiles(t testing.TB) map[string][]byte {
 	return map[string][]byte{
@@ -165,7 +165,7 @@ func TestLoadCIFAR10SuperpixelsFormats(t *testing.T) {
 		}
 	}
 	// Workers do not change the result.
-	one, err := LoadCIFAR10Superpixels(archive, SuperpixelOptions{MaxVal: 2, MaxTrain: 1, MaxTest: 3, Workers: 1})
+	one, err := LoadCIFAR10Superpixels(archive, LoadOptions{ValGraphs: 2, TrainGraphs: 1, TestGraphs: 3, Workers: 1})
 	if err != nil || !reflect.DeepEqual(one, ds) {
 		t.Errorf("one worker: %v, or a different result", err)
 	}
@@ -256,8 +256,10 @@ func TestLoadCIFAR10SuperpixelsErrors(t *testing.T) {
 		checkErr(t, err, "nope")
 	})
 	t.Run("negative option", func(t *testing.T) {
-		_, err := LoadCIFAR10Superpixels(t.TempDir(), SuperpixelOptions{MaxTrain: -1})
-		checkErr(t, err, "negative option")
+		_, err := LoadCIFAR10Superpixels(t.TempDir(), LoadOptions{TrainGraphs: -1})
+		checkErr(t, err, "cifar10", "LoadOptions.TrainGraphs is -1")
+		_, err = LoadCIFAR10Superpixels(t.TempDir(), LoadOptions{Workers: -2})
+		checkErr(t, err, "cifar10", "LoadOptions.Workers is -2")
 	})
 }
 
@@ -283,7 +285,7 @@ func BenchmarkLoadCIFAR10Superpixels1000(b *testing.B) {
 		CIFAR10TestBatch:     cifarRecords(b, 1),
 	}), 0o644)
 	for b.Loop() {
-		if _, err := LoadCIFAR10Superpixels(archive, SuperpixelOptions{MaxVal: 1000, MaxTrain: 1, MaxTest: 1}); err != nil {
+		if _, err := LoadCIFAR10Superpixels(archive, LoadOptions{ValGraphs: 1000, TrainGraphs: 1, TestGraphs: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

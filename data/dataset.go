@@ -9,7 +9,8 @@
 // ($GEXPH_DATA, or ../shared/data beside the module), or by path: "npz:FILE" for a
 // gnn-benchmark .npz (or a .zip holding one), "ogb:DIR" for an OGB node property
 // directory, "edgelist:DIR" for a user's own graph. Slow data sets are cached on disk
-// ($GEXPH_CACHE, else the user cache directory).
+// ($GEXPH_CACHE, else the user cache directory). Load and every loader it calls (LoadNPZ,
+// LoadMNISTSuperpixels, …) have one signature, Loader: the path and LoadOptions.
 //
 // Files a user downloads go under the data root as follows:
 //

@@ -38,7 +38,7 @@ import (
 //     Each must list at least one node (an empty test split would report a test metric
 //     of 0), no file may list a node twice or an unlabelled node, and no node may be in
 //     two files. Without them the labelled nodes are split 60/20/20 at random, drawn
-//     from seed.
+//     from opts.Seed.
 //
 // Every file is read by the same rules. A UTF-8 byte order mark at the start of the file
 // is dropped (a UTF-16 file is an error). Blank lines and lines starting with '#' are
@@ -49,21 +49,13 @@ import (
 // field that is not a valid value. No later row is a header. Features must be finite.
 // Errors name the file and line, and the field or node where there is one. Labels that
 // look like node ids (a permutation of them, or as many classes as labelled nodes: an
-// id column before the label) are reported to LoadOptions.Warn. Node ids are the rows
-// of nodes.csv and stay so: Load applies LoadOptions.BinaryFeatures (positive node
-// features set to 1) and LoadOptions.LargestComponent (only the largest connected
-// component kept, Graph.NodeIDs holding the kept nodes' rows, split files' nodes
-// outside it left out) only when set. A file of
-// more than DefaultMaxBytes (decompressed) is refused (Load reads up to
-// LoadOptions.MaxBytes).
-func LoadEdgeListDir(dir string, seed uint64) (*Dataset, error) {
-	return loadEdgeList(dir, LoadOptions{Seed: seed})
-}
-
-// loadEdgeList is LoadEdgeListDir as Load reads edgelist:DIR: reading at most
-// opts.MaxBytes of text a file, applying opts.BinaryFeatures and opts.LargestComponent
-// when set, and reporting what looks wrong to opts.Warn.
-func loadEdgeList(dir string, opts LoadOptions) (*Dataset, error) {
+// id column before the label) are reported to opts.Warn. Node ids are the rows of
+// nodes.csv and stay so: opts.BinaryFeatures (positive node features set to 1) and
+// opts.LargestComponent (only the largest connected component kept, Graph.NodeIDs
+// holding the kept nodes' rows, split files' nodes outside it left out) apply only when
+// set. A file of more than opts.MaxBytes of text (decompressed; 0: DefaultMaxBytes) is
+// refused. Load reads edgelist:DIR so.
+func LoadEdgeListDir(dir string, opts LoadOptions) (*Dataset, error) {
 	g, transforms, err := readEdgeListGraph(dir, opts)
 	if err != nil {
 		return nil, err

@@ -35,7 +35,7 @@ var tinyEdgeList = map[string]string{
 }
 
 func TestLoadEdgeListDir(t *testing.T) {
-	d, err := LoadEdgeListDir(writeEdgeListDir(t, tinyEdgeList), 9)
+	d, err := LoadEdgeListDir(writeEdgeListDir(t, tinyEdgeList), LoadOptions{Seed: 9})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestLoadEdgeListDir(t *testing.T) {
 	d, err = LoadEdgeListDir(writeEdgeListDir(t, map[string]string{
 		"nodes.csv": "0\n1\n1\n0\n", "edges.csv": "0,1\n1,2\n",
 		"train.csv": "0\n2\n", "val.csv.gz": "1\n", "test.csv": "3\n",
-	}), 0)
+	}), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestLoadEdgeListDirErrors(t *testing.T) {
 		{"partial split", with(map[string]string{"train.csv": "0\n"}), []string{"found 1 of the split files"}},
 		{"split out of range", with(map[string]string{"train.csv": "0\n", "val.csv": "7\n", "test.csv": "1\n"}), []string{"val.csv:1", `"7"`, "[0, 4)"}},
 	} {
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, tc.files), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, tc.files), LoadOptions{Seed: 1})
 		if err == nil || d != nil {
 			t.Errorf("%s: got %v, %v; want an error", tc.name, d, err)
 			continue

@@ -49,7 +49,7 @@ func exportWithoutMeta(t *testing.T, ds *Dataset) string {
 func TestLoadExportWithoutMetaInfersWhatMetaWouldSay(t *testing.T) {
 	for _, ds := range []*Dataset{classificationSet(), multiLabelSet(), transductiveSet()} {
 		t.Run(ds.Name, func(t *testing.T) {
-			got, err := LoadExport(exportWithoutMeta(t, ds))
+			got, err := LoadExport(exportWithoutMeta(t, ds), LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -136,7 +136,7 @@ func TestLoadExportReadsPyGCollatedBatches(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(dir, "meta.json"), []byte(hint), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		got, err := LoadExport(dir)
+		got, err := LoadExport(dir, LoadOptions{})
 		if err != nil {
 			t.Fatalf("batch vector %v: %v", batchVector, err)
 		}
@@ -159,7 +159,7 @@ func TestLoadExportWithoutLabelsIsForPredictionOnly(t *testing.T) {
 	entries := collated(ds, []int{0, 1, 2}, false)
 	entries = slices.DeleteFunc(entries, func(e npy.Entry) bool { return e.Name == "y" })
 	writeTestNPZ(t, filepath.Join(dir, "test.npz"), entries)
-	got, err := LoadExport(dir)
+	got, err := LoadExport(dir, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +202,7 @@ func TestLoadExportInfersMultiLabelOrRegression(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got, err := LoadExport(dir)
+		got, err := LoadExport(dir, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -246,7 +246,7 @@ func TestLoadExportInferenceNamesTheFault(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			if _, err := LoadExport(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := LoadExport(dir, LoadOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one containing %q", err, tc.want)
 			}
 		})

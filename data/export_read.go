@@ -35,8 +35,9 @@ const maxExportMeta = 1 << 20
 // largest label. The graphs of an archive may be given as PyG collates them: node
 // offsets as node_ptr, ptr or a batch vector, edge_index in the batch's numbering, and
 // edge_ptr left out. An archive without y holds unlabelled graphs (Dataset.Unlabelled),
-// to predict on; a split file left out is an empty split.
-func LoadExport(dir string) (*Dataset, error) {
+// to predict on; a split file left out is an empty split. An export holds its split and
+// its transforms, so no field of opts is read.
+func LoadExport(dir string, _ LoadOptions) (*Dataset, error) {
 	src, err := openExportDir(dir)
 	if err != nil {
 		return nil, err

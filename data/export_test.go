@@ -97,7 +97,7 @@ func TestExportRoundTrip(t *testing.T) {
 			if meta.Splits["train"] != len(ds.Split.Train) || meta.Task != ds.Task.String() {
 				t.Errorf("meta %+v", meta)
 			}
-			back, err := LoadExport(dir)
+			back, err := LoadExport(dir, LoadOptions{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -197,7 +197,7 @@ func TestLoadExportNamesTheFault(t *testing.T) {
 				t.Fatal(err)
 			}
 			tc.edit(t, dir)
-			if _, err := LoadExport(dir); err == nil || !strings.Contains(err.Error(), tc.want) {
+			if _, err := LoadExport(dir, LoadOptions{}); err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error %v, want one naming %q", err, tc.want)
 			}
 		})

@@ -18,7 +18,7 @@ import (
 // attr_* matrix made binary, every positive entry set to 1, as PyTorch Geometric (on
 // which the paper's code runs) reads these files: the Coauthor sets store keyword counts
 // (CS up to 10 and more), the other sets are binary already. The split is a random
-// 60/20/20 split of the labelled nodes drawn from seed (see LabelledSplit), which needs
+// 60/20/20 split of the labelled nodes drawn from opts.Seed (see LabelledSplit), which needs
 // a component of at least 3 nodes. Labels are 0-based class indices in [0, MaxClasses)
 // and below the number of nodes of the file's graph, or -1 (Unlabelled) for a node of no
 // split; the attr_* matrix needs at least one column.
@@ -26,37 +26,29 @@ import (
 // default, CSC or COO when an adj_format or attr_format entry says so, indices in any
 // order and of any integer type, duplicate entries summed; every stored entry of adj is
 // an edge whatever its value, as scipy's tocoo (and so PyG) gives them.
-// opts.Seed draws the split; opts.AllNodes, opts.DoubledEdges and opts.SelfLoops read the
-// graph as the reference code does instead (see LoadOptions). An empty name is taken
-// from the file name. LoadGNNBenchmark is how the data sets known by name load: it turns
-// on opts.BinaryFeatures and opts.LargestComponent; LoadNPZ reads a file as given.
-func LoadGNNBenchmark(path, name string, opts LoadOptions) (*Dataset, error) {
+// opts.AllNodes, opts.DoubledEdges and opts.SelfLoops read the graph as the reference
+// code does instead, and opts.NormalizeFeatures normalises the features (see
+// LoadOptions). LoadGNNBenchmark is how the data sets known by name load: it turns on
+// opts.BinaryFeatures and opts.LargestComponent; LoadNPZ reads a file as given. The data
+// set is named after the file (Load names a set known by name by that name).
+func LoadGNNBenchmark(path string, opts LoadOptions) (*Dataset, error) {
 	opts.BinaryFeatures, opts.LargestComponent = true, true
-	return loadNPZ(path, name, opts)
+	return LoadNPZ(path, opts)
 }
 
 // LoadNPZ loads a transductive node classification data set from a .npz file (or a .zip
 // holding one) in the gnn-benchmark layout (adj_*, attr_*, labels; see LoadGNNBenchmark
 // for the entries and their checks), as Load reads npz:PATH: the features and nodes as
 // given, edges made undirected without self loops or duplicates, unless opts asks for
-// BinaryFeatures, LargestComponent, DoubledEdges or SelfLoops; the data set's Transforms
-// list those applied. Labels that look like node ids are reported to opts.Warn. The
-// data set is named after the file.
+// BinaryFeatures, LargestComponent, DoubledEdges, SelfLoops or NormalizeFeatures; the
+// data set's Transforms list those applied. opts.Seed draws the split. Labels that look
+// like node ids are reported to opts.Warn. The data set is named after the file.
 func LoadNPZ(path string, opts LoadOptions) (*Dataset, error) {
-	return loadNPZ(path, "", opts)
-}
-
-// loadNPZ reads the npz file at path as opts says; an empty name is taken from the file
-// name.
-func loadNPZ(path, name string, opts LoadOptions) (*Dataset, error) {
 	z, err := npy.ReadNPZFile(path)
 	if err != nil {
 		return nil, err
 	}
-	if name == "" {
-		name = strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	}
-	return gnnBenchmarkFromNPZ(z, name, opts)
+	return gnnBenchmarkFromNPZ(z, strings.TrimSuffix(filepath.Base(path), filepath.Ext(path)), opts)
 }
 
 func gnnBenchmarkFromNPZ(z *npy.NPZ, name string, opts LoadOptions) (*Dataset, error) {

@@ -46,7 +46,7 @@ func TestLoadGNNBenchmarkPaperCounts(t *testing.T) {
 	} {
 		t.Run(filepath.Base(tc.file), func(t *testing.T) {
 			path := sharedData(t, tc.file)
-			d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
+			d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -171,7 +171,7 @@ func TestLoadGNNBenchmarkTiny(t *testing.T) {
 	nested := writeTemp(t, "tiny.zip", zipBytes(true, npzEntry{"tiny.npz", zipBytes(true, tinyGNN()...)}))
 	var first *Dataset
 	for _, path := range []string{plain, nested} {
-		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 5})
+		d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 5})
 		if err != nil {
 			t.Fatalf("%s: %v", path, err)
 		}
@@ -204,11 +204,11 @@ func TestLoadGNNBenchmarkTiny(t *testing.T) {
 
 func TestLoadGNNBenchmarkReferenceGraph(t *testing.T) {
 	path := writeTemp(t, "tiny.npz", zipBytes(false, tinyGNN()...))
-	whole, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 5, AllNodes: true})
+	whole, err := LoadGNNBenchmark(path, LoadOptions{Seed: 5, AllNodes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 5, AllNodes: true, DoubledEdges: true, SelfLoops: true})
+	d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 5, AllNodes: true, DoubledEdges: true, SelfLoops: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +297,7 @@ func TestLoadGNNBenchmarkErrors(t *testing.T) {
 		{"no arrays", zipBytes(false, npzEntry{"readme.txt", []byte("hi")}), []string{"no .npy entries"}},
 	} {
 		path := writeTemp(t, "bad.npz", tc.file)
-		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
+		d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1})
 		if err == nil {
 			t.Errorf("%s: no error (got %d graphs)", tc.name, len(d.Graphs))
 			continue
@@ -333,7 +333,7 @@ func TestReadNPZSkipsPickled(t *testing.T) {
 func BenchmarkLoadComputers(b *testing.B) {
 	path := sharedData(b, "gnn-benchmark/amazon-computers.zip")
 	for b.Loop() {
-		d, err := LoadGNNBenchmark(path, "computers", LoadOptions{Seed: 1})
+		d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1})
 		if err != nil || d.Graphs[0].NumNodes != 13381 {
 			b.Fatal(err)
 		}

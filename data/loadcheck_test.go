@@ -66,7 +66,7 @@ func TestLabelRange(t *testing.T) {
 		{"node count", []int64{0, 1, 2, 1, 0, 3, 7}, []string{"entry labels", "node 6", "label 7", "node count 7"}},
 	} {
 		path := writeTemp(t, "labels.npz", zipBytes(false, replaced(tinyGNN(), "labels", npyOf(tc.labels))...))
-		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
+		d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("npz %s: data set returned (%d classes)", tc.name, d.NumClasses)
 		}
@@ -74,7 +74,7 @@ func TestLabelRange(t *testing.T) {
 	}
 	// The largest label allowed in a 7-node graph is 6.
 	path := writeTemp(t, "ok.npz", zipBytes(false, replaced(tinyGNN(), "labels", npyOf([]int64{0, 1, 2, 1, 0, 3, 6}))...))
-	if d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1}); err != nil || d.NumClasses != 7 {
+	if d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1}); err != nil || d.NumClasses != 7 {
 		t.Errorf("npz label 6 of 7 nodes (outside the largest component): %v, want 7 classes", err)
 	}
 
@@ -91,13 +91,13 @@ func TestLabelRange(t *testing.T) {
 		{"NaN", "1,0\nNaN,1\n1,0\n2,1\n", []string{"nodes.csv:2", "node 1", `"NaN"`}},
 		{"Inf", "1,0\n0,1\ninf,0\n2,1\n", []string{"nodes.csv:3", "node 2", "inf", "MaxClasses"}},
 	} {
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": tc.nodes})), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": tc.nodes})), LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("edgelist %s: data set returned", tc.name)
 		}
 		wantError(t, "edgelist "+tc.name, err, tc.want...)
 	}
-	d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": "3\n0\n1\n0\n"})), 1)
+	d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": "3\n0\n1\n0\n"})), LoadOptions{Seed: 1})
 	if err != nil || d.NumClasses != 4 {
 		t.Errorf("edgelist labels 3 0 1 0: %v, want 4 classes", err)
 	}
@@ -110,7 +110,7 @@ func TestLabelRange(t *testing.T) {
 		{"2³¹−1", "2\n0\n2147483647\n2\n0\n", []string{"node-label.csv.gz:3", "node 2", "2147483647", "MaxClasses"}},
 		{"node count", "2\n0\n1\n5\n0\n", []string{"node-label.csv.gz:4", "node 3", "label 5", "node count 5"}},
 	} {
-		d, err := LoadOGBNode(writeOGB(t, map[string]string{"raw/node-label.csv.gz": tc.labels}))
+		d, err := LoadOGBNode(writeOGB(t, map[string]string{"raw/node-label.csv.gz": tc.labels}), LoadOptions{})
 		if d != nil {
 			t.Errorf("ogb %s: data set returned", tc.name)
 		}
@@ -184,7 +184,7 @@ func TestHeaderRule(t *testing.T) {
 			delete(files, "nodes.csv")
 			files["nodes.csv.gz"] = tc.nodes
 		}
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, files), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, files), LoadOptions{Seed: 1})
 		if err != nil {
 			t.Errorf("%s: %v", tc.name, err)
 			continue
@@ -196,7 +196,7 @@ func TestHeaderRule(t *testing.T) {
 	// Edges and split files: a BOM with and without a header.
 	d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{
 		"edges.csv": "\uFEFF0,1\n1,2\n", "train.csv": "\uFEFF0\n1\n", "val.csv": "\uFEFFnode\n2\n", "test.csv": "id\n3\n",
-	})), 1)
+	})), LoadOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -220,14 +220,14 @@ func TestHeaderRule(t *testing.T) {
 		{"split half header", mergeFiles(splitFiles, map[string]string{"val.csv": "node,2\n"}), []string{"val.csv:1", "2 fields", "mixes numbers and text"}},
 		{"UTF-16", map[string]string{"nodes.csv": "\xff\xfe1\x000\x00\n"}, []string{"nodes.csv", "UTF-16", "UTF-8"}},
 	} {
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(tc.files)), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(tc.files)), LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("%s: data set returned", tc.name)
 		}
 		wantError(t, tc.name, err, tc.want...)
 	}
 	// OGB files without headers take a BOM as well.
-	d, err = LoadOGBNode(writeOGB(t, map[string]string{"raw/node-label.csv.gz": "\uFEFF2\n0\n1\n2\n0\n", "raw/edge.csv.gz": "\uFEFF0,1\n"}))
+	d, err = LoadOGBNode(writeOGB(t, map[string]string{"raw/node-label.csv.gz": "\uFEFF2\n0\n1\n2\n0\n", "raw/edge.csv.gz": "\uFEFF0,1\n"}), LoadOptions{})
 	if err != nil || !reflect.DeepEqual(d.Graphs[0].NodeLabels, []int32{2, 0, 1, 2, 0}) || len(d.Graphs[0].Src) != 2 {
 		t.Errorf("OGB with BOMs: %v", err)
 	}
@@ -250,7 +250,7 @@ func TestSplitChecks(t *testing.T) {
 		{"empty val", map[string]string{"val.csv": "# none\n"}, []string{"val.csv", "split is empty"}},
 		{"empty test", map[string]string{"test.csv": "node\n"}, []string{"test.csv", "split is empty", "empty test split would report a test metric of 0"}},
 	} {
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, mergeFiles(tinyEdgeList, splitFiles, tc.split)), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, mergeFiles(tinyEdgeList, splitFiles, tc.split)), LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("%s: data set returned", tc.name)
 		}
@@ -265,7 +265,7 @@ func TestSplitChecks(t *testing.T) {
 		{"repeat", map[string]string{"split/time/train.csv.gz": "0\n1\n4\n1\n"}, []string{"train.csv.gz:4", "node 1 repeats line 2"}},
 		{"empty test", map[string]string{"split/time/test.csv.gz": ""}, []string{"test.csv.gz", "split is empty", "test metric of 0"}},
 	} {
-		d, err := LoadOGBNode(writeOGB(t, tc.files))
+		d, err := LoadOGBNode(writeOGB(t, tc.files), LoadOptions{})
 		if d != nil {
 			t.Errorf("ogb %s: data set returned", tc.name)
 		}
@@ -291,7 +291,7 @@ func TestSplitChecks(t *testing.T) {
 	if s, _ := RandomSplit(3, 0, 0.5, 1); len(s.Train) != 0 || len(s.Val) != 1 || len(s.Test) != 2 {
 		t.Errorf("RandomSplit 0/50/50 of 3: %+v", s)
 	}
-	d, err := LoadEdgeListDir(writeEdgeListDir(t, map[string]string{"nodes.csv": "0\n1\n", "edges.csv": "0,1\n"}), 1)
+	d, err := LoadEdgeListDir(writeEdgeListDir(t, map[string]string{"nodes.csv": "0\n1\n", "edges.csv": "0,1\n"}), LoadOptions{Seed: 1})
 	if d != nil {
 		t.Error("2 nodes split at random: data set returned")
 	}
@@ -302,7 +302,7 @@ func TestSplitChecks(t *testing.T) {
 // columns, a graph without nodes and a short edge row do not.
 func TestEmptyFeaturesAndEdges(t *testing.T) {
 	for _, edges := range []string{"", "# none\n", "src,dst,weight\n"} {
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, mergeFiles(tinyEdgeList, splitFiles, map[string]string{"edges.csv": edges})), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, mergeFiles(tinyEdgeList, splitFiles, map[string]string{"edges.csv": edges})), LoadOptions{Seed: 1})
 		if err != nil {
 			t.Errorf("edges.csv %q: %v", edges, err)
 			continue
@@ -311,7 +311,7 @@ func TestEmptyFeaturesAndEdges(t *testing.T) {
 			t.Errorf("edges.csv %q: %+v", edges, g)
 		}
 	}
-	d, err := LoadOGBNode(writeOGB(t, map[string]string{"raw/edge.csv.gz": ""}))
+	d, err := LoadOGBNode(writeOGB(t, map[string]string{"raw/edge.csv.gz": ""}), LoadOptions{})
 	if err != nil || len(d.Graphs[0].Src) != 0 || d.Graphs[0].NumNodes != 5 {
 		t.Errorf("OGB without edges: %v", err)
 	}
@@ -326,13 +326,13 @@ func TestEmptyFeaturesAndEdges(t *testing.T) {
 		{"empty second field", map[string]string{"edges.csv": "0,\n"}, []string{"edges.csv:1", "field 2", `""`}},
 		{"header only nodes", map[string]string{"nodes.csv": "label,f1\n"}, []string{"nodes.csv", "no nodes", "at least one node"}},
 	} {
-		d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(tc.files)), 1)
+		d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(tc.files)), LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("%s: data set returned", tc.name)
 		}
 		wantError(t, tc.name, err, tc.want...)
 	}
-	d, err = LoadOGBNode(writeOGB(t, map[string]string{"raw/node-feat.csv.gz": "# no rows\n"}))
+	d, err = LoadOGBNode(writeOGB(t, map[string]string{"raw/node-feat.csv.gz": "# no rows\n"}), LoadOptions{})
 	if d != nil {
 		t.Error("OGB empty feature file: data set returned")
 	}
@@ -353,7 +353,7 @@ func TestEmptyFeaturesAndEdges(t *testing.T) {
 		{"no edges", noEdges, []string{"largest connected component has 1 node(s)", "0 undirected edges", "too few"}},
 	} {
 		path := writeTemp(t, "x.npz", zipBytes(false, tc.entries...))
-		d, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
+		d, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1})
 		if d != nil {
 			t.Errorf("npz %s: data set returned", tc.name)
 		}
@@ -450,7 +450,7 @@ func TestUnlabelledNodesStayOutOfTheSplits(t *testing.T) {
 		}
 		fmt.Fprintf(&nodes, "%d,%d\n", y, v)
 	}
-	d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": nodes.String()})), 3)
+	d, err := LoadEdgeListDir(writeEdgeListDir(t, edgeListWith(map[string]string{"nodes.csv": nodes.String()})), LoadOptions{Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -470,7 +470,7 @@ func TestUnlabelledNodesStayOutOfTheSplits(t *testing.T) {
 		t.Errorf("the splits hold %d nodes, want the 30 labelled ones", total)
 	}
 	files := edgeListWith(map[string]string{"nodes.csv": nodes.String(), "train.csv": "0\n2\n", "val.csv": "3\n", "test.csv": "1\n"})
-	_, err = LoadEdgeListDir(writeEdgeListDir(t, files), 3)
+	_, err = LoadEdgeListDir(writeEdgeListDir(t, files), LoadOptions{Seed: 3})
 	wantError(t, "split file naming an unlabelled node", err, "test split holds node 1", "unlabelled")
 }
 

@@ -5,11 +5,8 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 )
 
 // MalNet-Tiny as the MalNet authors distribute it and as GraphGPS's MalNetTiny loader
@@ -51,10 +48,14 @@ const malnetFeatures = 5
 // out-edges (self loops and repeated edges count): the out-degree d(v), then the
 // minimum, maximum, mean and standard deviation of d(u) over v's out-edges v → u
 // (all 0 for a node without out-edges; the deviation as torch_scatter computes it,
-// √(Σ(d(u) − mean)² / (max(k−1, 1) + 10⁻⁶)) for k out-edges). Graphs are read in
-// parallel; the result does not depend on the parallelism. Errors name the file and
-// line at fault.
-func LoadMalNetTiny(dir string) (*Dataset, error) {
+// √(Σ(d(u) − mean)² / (max(k−1, 1) + 10⁻⁶)) for k out-edges). Graphs are read on
+// opts.Workers goroutines (0: GOMAXPROCS; the result does not depend on it); a file of
+// more than opts.MaxBytes (0: DefaultMaxBytes) is refused; no other field of opts is
+// read. Errors name the file and line at fault.
+func LoadMalNetTiny(dir string, opts LoadOptions) (*Dataset, error) {
+	if err := checkWorkers("malnet-tiny", opts.Workers); err != nil {
+		return nil, err
+	}
 	types := MalNetTinyTypes()
 	var files []string
 	var labels []int32
@@ -62,7 +63,7 @@ func LoadMalNetTiny(dir string) (*Dataset, error) {
 	seen := map[string]string{}
 	for s, part := range SplitNames() {
 		p := filepath.Join(dir, filepath.FromSlash(MalNetTinySplits), string(part)+".txt")
-		raw, err := readWhole(p, 0)
+		raw, err := readWhole(p, opts.MaxBytes)
 		if err != nil {
 			return nil, fmt.Errorf("malnet-tiny: %w", err)
 		}
@@ -92,33 +93,20 @@ func LoadMalNetTiny(dir string) (*Dataset, error) {
 	}
 	graphs := make([]Graph, len(files))
 	errs := make([]error, len(files))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(files)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(files) {
-					return
-				}
-				raw, err := readWhole(files[i], 0)
-				if err == nil {
-					graphs[i], err = malnetGraph(raw)
-					if err != nil {
-						err = fmt.Errorf("%s: %w", files[i], err)
-					}
-				}
-				if err != nil {
-					errs[i] = fmt.Errorf("malnet-tiny: %w", err)
-					continue
-				}
-				graphs[i].Label = labels[i]
+	parallelEach(len(files), opts.Workers, func(_, i int) {
+		raw, err := readWhole(files[i], opts.MaxBytes)
+		if err == nil {
+			graphs[i], err = malnetGraph(raw)
+			if err != nil {
+				err = fmt.Errorf("%s: %w", files[i], err)
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		if err != nil {
+			errs[i] = fmt.Errorf("malnet-tiny: %w", err)
+			return
+		}
+		graphs[i].Label = labels[i]
+	})
 	for _, err := range errs {
 		if err != nil {
 			return nil, err // the first in split order

@@ -130,7 +130,7 @@ var (
 
 func TestLoadMalNetTiny(t *testing.T) {
 	dir := writeMalNet(t, tinyMalNetSplits, tinyMalNetGraphs)
-	ds, err := LoadMalNetTiny(dir)
+	ds, err := LoadMalNetTiny(dir, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -218,7 +218,7 @@ func TestLoadMalNetTinyErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := LoadMalNetTiny(writeMalNet(t, c.splits, c.graphs))
+			_, err := LoadMalNetTiny(writeMalNet(t, c.splits, c.graphs), LoadOptions{})
 			checkErr(t, err, append(c.want, "malnet-tiny")...)
 		})
 	}
@@ -260,7 +260,7 @@ func BenchmarkLoadMalNetTiny200(b *testing.B) {
 	}
 	dir := writeMalNet(b, splits, graphs)
 	for b.Loop() {
-		if _, err := LoadMalNetTiny(dir); err != nil {
+		if _, err := LoadMalNetTiny(dir, LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

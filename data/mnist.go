@@ -52,10 +52,12 @@ func MNISTBatchPNG(b int) string { return fmt.Sprintf("mnist_batch_%d.png", b) }
 // files. Graphs are ordered validation, training, test: validation = the first 5,000
 // training images, training = the other 55,000, test = the 10,000 test images, as in
 // benchmarking-gnns; each is the superpixel graph of superpixel.MNISTSpec (see
-// package superpixel) labelled with its digit. The options cap the 55,000 training,
-// 5,000 validation and 10,000 test images. Errors name the file at fault.
-func LoadMNISTSuperpixels(dir string, opts SuperpixelOptions) (*Dataset, error) {
-	nTrain, nVal, nTest, err := opts.sizes("mnist", mnistTrainCount-mnistValCount, mnistValCount, mnistTestCount)
+// package superpixel) labelled with its digit. opts.TrainGraphs, ValGraphs and
+// TestGraphs cap the 55,000 training, 5,000 validation and 10,000 test images (0: all),
+// taking the first ones of each part; opts.Workers goroutines build the superpixels (0:
+// GOMAXPROCS; the result does not depend on it). Errors name the file at fault.
+func LoadMNISTSuperpixels(dir string, opts LoadOptions) (*Dataset, error) {
+	nTrain, nVal, nTest, err := superpixelSizes("mnist", opts, mnistTrainCount-mnistValCount, mnistValCount, mnistTestCount)
 	if err != nil {
 		return nil, err
 	}

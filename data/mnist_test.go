@@ -111,7 +111,7 @@ func checkSuperpixelGraph(t *testing.T, gi int, g *Graph) {
 
 func TestLoadMNISTSuperpixelsSample(t *testing.T) {
 	dir := sharedData(t, "mnist")
-	opts := SuperpixelOptions{MaxTrain: 300, MaxVal: 100, MaxTest: 200}
+	opts := LoadOptions{TrainGraphs: 300, ValGraphs: 100, TestGraphs: 200}
 	ds, err := LoadMNISTSuperpixels(dir, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -154,11 +154,11 @@ func TestLoadMNISTSuperpixelsSample(t *testing.T) {
 
 func TestLoadMNISTSuperpixelsDeterministic(t *testing.T) {
 	dir := sharedData(t, "mnist")
-	a, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 1})
+	a, err := LoadMNISTSuperpixels(dir, LoadOptions{TrainGraphs: 20, ValGraphs: 20, TestGraphs: 20, Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxTrain: 20, MaxVal: 20, MaxTest: 20, Workers: 3})
+	b, err := LoadMNISTSuperpixels(dir, LoadOptions{TrainGraphs: 20, ValGraphs: 20, TestGraphs: 20, Workers: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func writeFakeMNIST(t *testing.T, files map[string][]byte) string {
 }
 
 func TestLoadMNISTSuperpixelsErrors(t *testing.T) {
-	small := SuperpixelOptions{MaxTrain: 2, MaxVal: 2, MaxTest: 2}
+	small := LoadOptions{TrainGraphs: 2, ValGraphs: 2, TestGraphs: 2}
 	files := fakeMNISTFiles()
 	dir := writeFakeMNIST(t, files)
 	ds, err := LoadMNISTSuperpixels(dir, small)
@@ -279,8 +279,8 @@ func TestLoadMNISTSuperpixelsErrors(t *testing.T) {
 			}
 		})
 	}
-	if _, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxTest: -1}); err == nil {
-		t.Error("negative option accepted")
+	if _, err := LoadMNISTSuperpixels(dir, LoadOptions{TestGraphs: -1}); err == nil || !strings.Contains(err.Error(), "LoadOptions.TestGraphs is -1") {
+		t.Errorf("negative TestGraphs: %v, want an error naming the field", err)
 	}
 }
 
@@ -307,7 +307,7 @@ func BenchmarkMNISTSuperpixelGraphs(b *testing.B) {
 func BenchmarkLoadMNISTSuperpixels1000(b *testing.B) {
 	dir := sharedData(b, "mnist")
 	for b.Loop() {
-		if _, err := LoadMNISTSuperpixels(dir, SuperpixelOptions{MaxVal: 1000, MaxTrain: 1, MaxTest: 1}); err != nil {
+		if _, err := LoadMNISTSuperpixels(dir, LoadOptions{ValGraphs: 1000, TrainGraphs: 1, TestGraphs: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -26,12 +26,10 @@ import (
 // are skipped), but only the split files may start with a header row. A label is a 0-based
 // class index in [0, MaxClasses) and below the number of nodes; a graph without edges is
 // valid; each split file must list at least one node, none twice, and no node may be in
-// two splits. Errors name the file and line. A file of more than DefaultMaxBytes
-// (decompressed) is refused (Load reads up to LoadOptions.MaxBytes).
-func LoadOGBNode(dir string) (*Dataset, error) { return loadOGBNode(dir, DefaultMaxBytes) }
-
-// loadOGBNode is LoadOGBNode reading at most limit bytes of text a file.
-func loadOGBNode(dir string, limit int64) (*Dataset, error) {
+// two splits. Errors name the file and line. A file of more than opts.MaxBytes of text
+// (decompressed; 0: DefaultMaxBytes) is refused; no other field of opts is read.
+func LoadOGBNode(dir string, opts LoadOptions) (*Dataset, error) {
+	limit := opts.MaxBytes
 	raw := filepath.Join(dir, "raw")
 	labels, err := readFile(filepath.Join(raw, "node-label.csv.gz"), limit, readLabelColumn)
 	if err != nil {

@@ -52,7 +52,7 @@ func writeOGB(t *testing.T, files map[string]string) string {
 }
 
 func TestLoadOGBNode(t *testing.T) {
-	d, err := LoadOGBNode(writeOGB(t, nil))
+	d, err := LoadOGBNode(writeOGB(t, nil), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +89,7 @@ func TestLoadOGBNodeErrors(t *testing.T) {
 		{"split out of range", map[string]string{"split/time/valid.csv.gz": "2\n5\n"}, []string{"valid.csv.gz:2", `"5"`, "[0, 5)"}},
 		{"two split dirs", map[string]string{"split/other/train.csv.gz": "0\n"}, []string{"split", "exactly one split directory", "[other time]"}},
 	} {
-		d, err := LoadOGBNode(writeOGB(t, tc.files))
+		d, err := LoadOGBNode(writeOGB(t, tc.files), LoadOptions{})
 		if err == nil || d != nil {
 			t.Errorf("%s: got %v, %v; want an error", tc.name, d, err)
 			continue
@@ -106,12 +106,12 @@ func TestLoadOGBNodeErrors(t *testing.T) {
 	full := gzipBytes(strings.Repeat("0,1\n", 1000))
 	for _, b := range [][]byte{full[:len(full)/2], append(append([]byte{}, full[:len(full)-8]...), 1, 2, 3, 4, 5, 6, 7, 8)} {
 		os.WriteFile(path, b, 0o644)
-		if _, err := LoadOGBNode(dir); err == nil || !strings.Contains(err.Error(), "edge.csv.gz") || !strings.Contains(err.Error(), "gzip") && !strings.Contains(err.Error(), "unexpected EOF") {
+		if _, err := LoadOGBNode(dir, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "edge.csv.gz") || !strings.Contains(err.Error(), "gzip") && !strings.Contains(err.Error(), "unexpected EOF") {
 			t.Errorf("damaged gzip: %v", err)
 		}
 	}
 	os.Remove(path)
-	if _, err := LoadOGBNode(dir); err == nil || !strings.Contains(err.Error(), "edge.csv.gz") {
+	if _, err := LoadOGBNode(dir, LoadOptions{}); err == nil || !strings.Contains(err.Error(), "edge.csv.gz") {
 		t.Errorf("missing edge file: %v", err)
 	}
 }

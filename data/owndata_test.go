@@ -54,7 +54,7 @@ func TestNPZByPathOptInTransforms(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ref, err := LoadGNNBenchmark(path, "", LoadOptions{Seed: 1})
+	ref, err := LoadGNNBenchmark(path, LoadOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

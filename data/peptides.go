@@ -9,12 +9,9 @@ import (
 	"io"
 	"math"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gexph/gexph/data/smiles"
 	"github.com/gexph/gexph/internal/regfile"
@@ -64,12 +61,14 @@ func peptidesStruct() peptidesKind {
 // LoadPeptidesFunc loads LRGB Peptides-func from dir: the molecules of
 // peptide_multi_class_dataset.csv.gz (columns "smiles" and "labels", the latter a
 // list of 10 binary labels), each parsed by smiles.Parse and turned into a graph with
-// OGB atom and bond features as OGB's smiles2graph does (in parallel; the result does
-// not depend on the parallelism), and the official split of splits_random_stratified_peptide.json (keys "train",
-// "val", "test": row indices). Task GraphMultiLabel with 10 labels as Targets.
-// Errors name the file and the line or key at fault.
-func LoadPeptidesFunc(dir string) (*Dataset, error) {
-	return loadPeptides(dir, peptidesFunc())
+// OGB atom and bond features as OGB's smiles2graph does (on opts.Workers goroutines, 0:
+// GOMAXPROCS; the result does not depend on it), and the official split of
+// splits_random_stratified_peptide.json (keys "train", "val", "test": row indices). Task
+// GraphMultiLabel with 10 labels as Targets. A file of more than opts.MaxBytes of text
+// (decompressed; 0: DefaultMaxBytes) is refused; no other field of opts is read. Errors
+// name the file and the line or key at fault.
+func LoadPeptidesFunc(dir string, opts LoadOptions) (*Dataset, error) {
+	return loadPeptides(dir, peptidesFunc(), opts)
 }
 
 // LoadPeptidesStruct loads LRGB Peptides-struct from dir like LoadPeptidesFunc: the
@@ -81,21 +80,26 @@ func LoadPeptidesFunc(dir string) (*Dataset, error) {
 // to mean 0 and standard deviation 1 (sample deviation, n−1) as the LRGB loader does,
 // so that MAE is comparable with the published numbers. Errors name the file and the
 // line, column or key at fault.
-func LoadPeptidesStruct(dir string) (*Dataset, error) {
-	return loadPeptides(dir, peptidesStruct())
+func LoadPeptidesStruct(dir string, opts LoadOptions) (*Dataset, error) {
+	return loadPeptides(dir, peptidesStruct(), opts)
 }
 
-func loadPeptides(dir string, kind peptidesKind) (*Dataset, error) {
+// loadPeptides loads the Peptides data set of the kind from dir (LoadPeptidesFunc,
+// LoadPeptidesStruct).
+func loadPeptides(dir string, kind peptidesKind, opts LoadOptions) (*Dataset, error) {
+	if err := checkWorkers(kind.name, opts.Workers); err != nil {
+		return nil, err
+	}
 	csvPath := filepath.Join(dir, kind.csv)
-	rows, err := readPeptideRows(csvPath, kind)
+	rows, err := readPeptideRows(csvPath, kind, opts.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
-	graphs, err := peptideGraphs(csvPath, kind.name, rows)
+	graphs, err := peptideGraphs(csvPath, kind.name, rows, opts.Workers)
 	if err != nil {
 		return nil, err
 	}
-	split, err := readPeptideSplit(filepath.Join(dir, kind.split), kind.name, len(rows))
+	split, err := readPeptideSplit(filepath.Join(dir, kind.split), kind.name, len(rows), opts.MaxBytes)
 	if err != nil {
 		return nil, err
 	}
@@ -112,9 +116,9 @@ type peptideRow struct {
 	line    int
 }
 
-// readPeptideRows reads the gzipped CSV's smiles and target columns; regression
-// targets come back standardised.
-func readPeptideRows(path string, kind peptidesKind) ([]peptideRow, error) {
+// readPeptideRows reads the gzipped CSV's smiles and target columns, at most limit bytes
+// of text (≤ 0: DefaultMaxBytes); regression targets come back standardised.
+func readPeptideRows(path string, kind peptidesKind, limit int64) ([]peptideRow, error) {
 	f, _, err := regfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", kind.name, err)
@@ -125,7 +129,10 @@ func readPeptideRows(path string, kind peptidesKind) ([]peptideRow, error) {
 		return nil, fmt.Errorf("%s: %s: %w", kind.name, path, err)
 	}
 	defer zr.Close()
-	r := csv.NewReader(&limitedText{r: zr, left: DefaultMaxBytes, limit: DefaultMaxBytes})
+	if limit <= 0 {
+		limit = DefaultMaxBytes
+	}
+	r := csv.NewReader(&limitedText{r: zr, left: limit, limit: limit})
 	r.ReuseRecord = true
 	header, err := r.Read()
 	if err != nil {
@@ -242,33 +249,20 @@ func parseLabelList(s string) ([]float32, error) {
 	return out, nil
 }
 
-// peptideGraphs parses the molecules on all CPUs; the first failing row (in file
-// order) gives the error.
-func peptideGraphs(path, name string, rows []peptideRow) ([]Graph, error) {
+// peptideGraphs parses the molecules on workers goroutines (0: GOMAXPROCS); the first
+// failing row (in file order) gives the error.
+func peptideGraphs(path, name string, rows []peptideRow, workers int) ([]Graph, error) {
 	graphs := make([]Graph, len(rows))
 	errs := make([]error, len(rows))
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), len(rows)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(rows) {
-					return
-				}
-				m, err := smiles.Parse(rows[i].smiles)
-				if err != nil {
-					errs[i] = err
-					continue
-				}
-				graphs[i] = moleculeGraph(m)
-				graphs[i].Targets = rows[i].targets
-			}
-		}()
-	}
-	wg.Wait()
+	parallelEach(len(rows), workers, func(_, i int) {
+		m, err := smiles.Parse(rows[i].smiles)
+		if err != nil {
+			errs[i] = err
+			return
+		}
+		graphs[i] = moleculeGraph(m)
+		graphs[i].Targets = rows[i].targets
+	})
 	for i, err := range errs {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: line %d: %w", name, path, rows[i].line, err)
@@ -306,9 +300,10 @@ func moleculeGraph(m *smiles.Molecule) Graph {
 }
 
 // readPeptideSplit reads the train/val/test index lists and checks them against n
-// molecules: every index in range and used at most once.
-func readPeptideSplit(path, name string, n int) (Split, error) {
-	raw, err := readWhole(path, 0)
+// molecules: every index in range and used at most once. The file may hold at most limit
+// bytes (≤ 0: DefaultMaxBytes).
+func readPeptideSplit(path, name string, n int, limit int64) (Split, error) {
+	raw, err := readWhole(path, limit)
 	if err != nil {
 		return Split{}, fmt.Errorf("%s: %w", name, err)
 	}

@@ -47,7 +47,7 @@ func countSMILESTokens(s string) (atoms, bonds int) {
 
 func TestLoadPeptidesFuncPaperCounts(t *testing.T) {
 	dir := sharedData(t, "peptides-func")
-	ds, err := LoadPeptidesFunc(dir)
+	ds, err := LoadPeptidesFunc(dir, LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestLoadPeptidesFuncPaperCounts(t *testing.T) {
 	if len(ds.Split.Train) != 10873 || len(ds.Split.Val) != 2331 || len(ds.Split.Test) != 2331 {
 		t.Errorf("split %d/%d/%d, want 10873/2331/2331", len(ds.Split.Train), len(ds.Split.Val), len(ds.Split.Test))
 	}
-	rows, err := readPeptideRows(filepath.Join(dir, PeptidesCSV), peptidesFunc())
+	rows, err := readPeptideRows(filepath.Join(dir, PeptidesCSV), peptidesFunc(), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -121,7 +121,7 @@ const tinyPeptides = `,smiles,peptide_seq,labels,identifier
 const tinySplit = `{"train": [0, 2], "val": [1], "test": []}`
 
 func TestLoadPeptidesFuncTiny(t *testing.T) {
-	ds, err := LoadPeptidesFunc(writePeptides(t, tinyPeptides, tinySplit))
+	ds, err := LoadPeptidesFunc(writePeptides(t, tinyPeptides, tinySplit), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,7 +164,7 @@ func TestLoadPeptidesFuncErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := LoadPeptidesFunc(writePeptides(t, c.csv, c.split))
+			_, err := LoadPeptidesFunc(writePeptides(t, c.csv, c.split), LoadOptions{})
 			if err == nil {
 				t.Fatal("no error")
 			}
@@ -180,7 +180,7 @@ func TestLoadPeptidesFuncErrors(t *testing.T) {
 		path := filepath.Join(dir, PeptidesCSV)
 		raw, _ := os.ReadFile(path)
 		os.WriteFile(path, raw[:len(raw)/2], 0o644)
-		_, err := LoadPeptidesFunc(dir)
+		_, err := LoadPeptidesFunc(dir, LoadOptions{})
 		if err == nil || !strings.Contains(err.Error(), PeptidesCSV) {
 			t.Errorf("error %v, want one naming %s", err, PeptidesCSV)
 		}
@@ -188,7 +188,7 @@ func TestLoadPeptidesFuncErrors(t *testing.T) {
 	t.Run("not gzip", func(t *testing.T) {
 		dir := writePeptides(t, tinyPeptides, tinySplit)
 		os.WriteFile(filepath.Join(dir, PeptidesCSV), []byte(tinyPeptides), 0o644)
-		_, err := LoadPeptidesFunc(dir)
+		_, err := LoadPeptidesFunc(dir, LoadOptions{})
 		if err == nil || !strings.Contains(err.Error(), PeptidesCSV) {
 			t.Errorf("error %v, want one naming %s", err, PeptidesCSV)
 		}
@@ -197,7 +197,7 @@ func TestLoadPeptidesFuncErrors(t *testing.T) {
 
 // BenchmarkParsePeptides parses all Peptides-func molecules on one goroutine.
 func BenchmarkParsePeptides(b *testing.B) {
-	rows, err := readPeptideRows(filepath.Join(sharedData(b, "peptides-func"), PeptidesCSV), peptidesFunc())
+	rows, err := readPeptideRows(filepath.Join(sharedData(b, "peptides-func"), PeptidesCSV), peptidesFunc(), 0)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -217,7 +217,7 @@ func BenchmarkParsePeptides(b *testing.B) {
 func BenchmarkLoadPeptidesFunc(b *testing.B) {
 	dir := sharedData(b, "peptides-func")
 	for b.Loop() {
-		if _, err := LoadPeptidesFunc(dir); err != nil {
+		if _, err := LoadPeptidesFunc(dir, LoadOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -270,7 +270,7 @@ func structValue(i, k int) float64 {
 
 func TestLoadPeptidesStructTiny(t *testing.T) {
 	csvBody := structCSV(func(i, k int) string { return strconv.FormatFloat(structValue(i, k), 'g', -1, 64) }, structMolecules)
-	ds, err := LoadPeptidesStruct(writePeptidesStruct(t, csvBody, `{"train": [0, 3], "val": [1], "test": [2]}`))
+	ds, err := LoadPeptidesStruct(writePeptidesStruct(t, csvBody, `{"train": [0, 3], "val": [1], "test": [2]}`), LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -351,7 +351,7 @@ func TestLoadPeptidesStructErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := LoadPeptidesStruct(writePeptidesStruct(t, c.csv, c.split))
+			_, err := LoadPeptidesStruct(writePeptidesStruct(t, c.csv, c.split), LoadOptions{})
 			checkErr(t, err, append(c.want, "peptides-struct")...)
 		})
 	}

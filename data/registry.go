@@ -12,7 +12,6 @@ import (
 	"github.com/gexph/gexph/internal/modroot"
 )
 
-// LoadOptions configures Load.
 // Transforms are the changes a loader makes to data as read, each off unless set (the
 // gnn-benchmark sets known by name turn some on: see LoadGNNBenchmark). The same struct
 // is a run's config (gexph.Config's data group, the JSON keys below) and LoadOptions'
@@ -57,6 +56,15 @@ func (t Transforms) Or(u Transforms) Transforms {
 	}
 }
 
+// Loader is the signature of every loader of the package (LoadNPZ, LoadGNNBenchmark,
+// LoadEdgeListDir, LoadOGBNode, LoadExport, LoadPeptidesFunc, LoadPeptidesStruct,
+// LoadMNISTSuperpixels, LoadCIFAR10Superpixels, LoadMalNetTiny, and Load itself): the
+// data at path (a file or a directory; for Load, a spec) read as opts says. A loader
+// reads the fields of opts that its documentation names and ignores the others; Load
+// refuses the transforms that do not apply to the data set it is given.
+type Loader func(path string, opts LoadOptions) (*Dataset, error)
+
+// LoadOptions configures Load and every Loader.
 type LoadOptions struct {
 	// DataDir is the data root holding the real data sets; empty means $GEXPH_DATA, else
 	// ../shared/data relative to the working directory or to the module root.
@@ -79,13 +87,17 @@ type LoadOptions struct {
 	// collapsed. Nil drops the warnings.
 	Warn func(msg string)
 	// MaxBytes bounds what loading may take in: the text (decompressed) read from each
-	// file of an edge-list directory or an OGB data set, and the estimated memory of a
-	// generated data set (a planted-partition graph, PlantedPartitionBytes; PATTERN or
-	// CLUSTER graphs, SBMOptions.MaxBytes). A longer file, a stream
-	// that goes on, or a larger graph is refused with an error naming the file or size
-	// and the bound. 0 means DefaultMaxBytes; callers that know their memory budget pass
-	// a fraction of it.
+	// file of an edge-list directory, an OGB data set, Peptides or MalNet-Tiny, and the
+	// estimated memory of a generated data set (a planted-partition graph,
+	// PlantedPartitionBytes; PATTERN or CLUSTER graphs, SBMOptions.MaxBytes). A longer
+	// file, a stream that goes on, or a larger graph is refused with an error naming the
+	// file or size and the bound. 0 means DefaultMaxBytes; callers that know their memory
+	// budget pass a fraction of it.
 	MaxBytes int64
+	// Workers is the number of goroutines that preprocess the data (the superpixels of
+	// MNIST and CIFAR10, the molecules of Peptides, the graphs of MalNet-Tiny); 0 means
+	// GOMAXPROCS. The result does not depend on it.
+	Workers int
 	// Fetch, when set, lets Load download the missing files of a named data set (see
 	// Fetch) before loading it; nil, the default, never touches the network.
 	Fetch *FetchOptions
@@ -107,15 +119,13 @@ type datasetEntry struct {
 	DatasetInfo
 	// cache marks data sets slow enough to build that Load keeps them in the cache.
 	cache bool
-	// load builds the data set from the file found (empty when Files is).
-	load func(path string, opts LoadOptions) (*Dataset, error)
+	// load builds the data set from the file found (empty when Files is); Load names
+	// the data set after the row.
+	load Loader
 }
 
 // registry lists the data sets Load knows by name; adding one is adding a row.
 func registry() []datasetEntry {
-	gnn := func(name string) func(string, LoadOptions) (*Dataset, error) {
-		return func(path string, o LoadOptions) (*Dataset, error) { return LoadGNNBenchmark(path, name, o) }
-	}
 	info := func(name, desc string, files ...string) DatasetInfo {
 		return DatasetInfo{Name: name, Description: desc, Files: files, Sources: remoteSources(name)}
 	}
@@ -126,41 +136,37 @@ func registry() []datasetEntry {
 			false, func(_ string, o LoadOptions) (*Dataset, error) { return GenerateCLUSTER(o.sbm()) }},
 		{info("computers", "Amazon Computers co-purchase graph, largest component, random 60/20/20 split",
 			"gnn-benchmark/amazon-computers.zip", "gnn-benchmark/amazon_electronics_computers.npz"),
-			false, gnn("computers")},
+			false, LoadGNNBenchmark},
 		{info("photo", "Amazon Photo co-purchase graph, largest component, random 60/20/20 split",
 			"gnn-benchmark/amazon-photo.zip", "gnn-benchmark/amazon_electronics_photo.npz"),
-			false, gnn("photo")},
+			false, LoadGNNBenchmark},
 		{info("cs", "Coauthor CS co-authorship graph, largest component, random 60/20/20 split",
 			"gnn-benchmark/coauthor-cs.zip", "gnn-benchmark/ms_academic_cs.npz"),
-			false, gnn("cs")},
+			false, LoadGNNBenchmark},
 		{info("physics", "Coauthor Physics co-authorship graph, largest component, random 60/20/20 split",
 			"gnn-benchmark/coauthor-physics.zip", "gnn-benchmark/ms_academic_phy.npz"),
-			false, gnn("physics")},
+			false, LoadGNNBenchmark},
 		{info("cora", "Cora citation graph (gnn-benchmark npz), largest component, random 60/20/20 split",
 			"gnn-benchmark/cora.npz"),
-			false, gnn("cora")},
+			false, LoadGNNBenchmark},
 		{info("citeseer", "CiteSeer citation graph (gnn-benchmark npz), largest component, random 60/20/20 split",
 			"gnn-benchmark/citeseer.npz"),
-			false, gnn("citeseer")},
+			false, LoadGNNBenchmark},
 		{info("peptides-func", "LRGB Peptides-func molecules, graph multi-label classification (10 labels, AP), official split",
 			"peptides-func"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadPeptidesFunc(path) }},
+			true, LoadPeptidesFunc},
 		{info("mnist", "MNIST superpixel graphs (SLIC, ≤75 nodes, 8-NN), graph classification, 55k/5k/10k split",
 			"mnist"),
-			true, func(path string, o LoadOptions) (*Dataset, error) {
-				return LoadMNISTSuperpixels(path, SuperpixelOptions{MaxTrain: o.TrainGraphs, MaxVal: o.ValGraphs, MaxTest: o.TestGraphs})
-			}},
+			true, LoadMNISTSuperpixels},
 		{info("cifar10", "CIFAR10 superpixel graphs (SLIC in Lab, ≤150 nodes, 8-NN), graph classification, 45k/5k/10k split",
 			"cifar10", CIFAR10BatchDir, CIFAR10Archive),
-			true, func(path string, o LoadOptions) (*Dataset, error) {
-				return LoadCIFAR10Superpixels(path, SuperpixelOptions{MaxTrain: o.TrainGraphs, MaxVal: o.ValGraphs, MaxTest: o.TestGraphs})
-			}},
+			true, LoadCIFAR10Superpixels},
 		{info("peptides-struct", "LRGB Peptides-struct molecules, graph regression (11 standardised targets, MAE), official split",
 			"peptides-struct"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadPeptidesStruct(path) }},
+			true, LoadPeptidesStruct},
 		{info("malnet-tiny", "MalNet-Tiny function call graphs, graph classification (5 types), degree-profile features, official split",
 			"malnet-tiny"),
-			true, func(path string, _ LoadOptions) (*Dataset, error) { return LoadMalNetTiny(path) }},
+			true, LoadMalNetTiny},
 		{info("pascalvoc-sp", "LRGB PascalVOC-SP superpixels, node classification (21 classes, F1): shipped as pickles, not readable; see the error for converting"),
 			false, unsupportedLRGB("pascalvoc-sp", "PascalVOC-SP", "voc_superpixels_edge_wt_region_boundary.zip", true)},
 		{info("coco-sp", "LRGB COCO-SP superpixels, node classification (81 classes, F1): shipped as pickles, not readable; see the error for converting"),
@@ -169,10 +175,10 @@ func registry() []datasetEntry {
 			false, unsupportedLRGB("pcqm-contact", "PCQM-Contact", "pcqm4m-v2-contact processed .pt files", false)},
 		{info("ogbn-arxiv", "ogbn-arxiv citation graph (OGB layout), undirected, official time split",
 			"ogbn-arxiv", "ogbn_arxiv"),
-			true, func(path string, o LoadOptions) (*Dataset, error) { return loadOGBNode(path, o.MaxBytes) }},
+			true, LoadOGBNode},
 		{info("ogbn-products", "ogbn-products co-purchase graph (OGB layout, 2.4 M nodes), undirected, official sales-rank split",
 			"ogbn-products", "ogbn_products"),
-			true, func(path string, o LoadOptions) (*Dataset, error) { return loadOGBNode(path, o.MaxBytes) }},
+			true, LoadOGBNode},
 	}
 }
 
@@ -186,7 +192,7 @@ var ErrTooLarge = errors.New("the bound LoadOptions.MaxBytes")
 
 // unsupportedLRGB returns the loader of an LRGB data set distributed only as pickled
 // PyTorch objects: an error saying so and how to convert it.
-func unsupportedLRGB(name, title, files string, nodeTask bool) func(string, LoadOptions) (*Dataset, error) {
+func unsupportedLRGB(name, title, files string, nodeTask bool) Loader {
 	return func(string, LoadOptions) (*Dataset, error) {
 		how := "its link-ranking targets have no place in the formats gexph reads (edgelist:DIR holds node " +
 			"classification data), so it cannot be converted yet"
@@ -230,8 +236,8 @@ func AbsoluteSpec(spec string) string {
 }
 
 // Load loads the data set named by spec: a registered name (see KnownDatasets), whose
-// files are looked up under the data root, or "npz:PATH" (a .npz or .zip in the
-// gnn-benchmark layout, read as given: see LoadNPZ),
+// files are looked up under the data root and which takes that name, or "npz:PATH" (a
+// .npz or .zip in the gnn-benchmark layout, read as given: see LoadNPZ),
 // "ogb:DIR" (an OGB node property directory), "edgelist:DIR" (see LoadEdgeListDir),
 // "export:DIR" (a data set written by Export, or by PyG in its layout; see LoadExport) or
 // "planted:N" (a generated planted-partition graph of N nodes with
@@ -257,22 +263,34 @@ func Load(spec string, opts LoadOptions) (*Dataset, error) {
 		if e.Name != name {
 			continue
 		}
-		if len(e.Files) == 0 {
-			return e.load("", opts)
-		}
-		if opts.Fetch != nil && len(e.Sources) > 0 {
-			if err := fetchMissing(e.Name, e.Sources, opts); err != nil {
-				return nil, err
-			}
-		}
-		path, err := findDataFile(e.Name, e.Files, opts)
+		d, err := e.loadFound(opts)
 		if err != nil {
 			return nil, err
 		}
-		return loadCached(e.Name, path, e.cache, opts, func() (*Dataset, error) { return e.load(path, opts) })
+		d.Name = e.Name
+		return d, nil
 	}
 	return nil, fmt.Errorf("unknown data set %q; known: %s; or give %s",
 		spec, strings.Join(names, ", "), SpecKindsText())
+}
+
+// loadFound loads the row's data set: generated, or from the first of its files found
+// under the data root (fetched first when opts.Fetch asks), through the cache when the
+// row says.
+func (e datasetEntry) loadFound(opts LoadOptions) (*Dataset, error) {
+	if len(e.Files) == 0 {
+		return e.load("", opts)
+	}
+	if opts.Fetch != nil && len(e.Sources) > 0 {
+		if err := fetchMissing(e.Name, e.Sources, opts); err != nil {
+			return nil, err
+		}
+	}
+	path, err := findDataFile(e.Name, e.Files, opts)
+	if err != nil {
+		return nil, err
+	}
+	return loadCached(e.Name, path, e.cache, opts, func() (*Dataset, error) { return e.load(path, opts) })
 }
 
 // checkTransforms refuses opts.BinaryFeatures and opts.LargestComponent for a data set

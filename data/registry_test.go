@@ -78,7 +78,7 @@ func TestLoadOGBCached(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(first, second) {
 		t.Fatalf("cached load differs: %v", err)
 	}
-	direct, _ := LoadOGBNode(dir)
+	direct, _ := LoadOGBNode(dir, LoadOptions{})
 	if !reflect.DeepEqual(direct, second) {
 		t.Error("cached data set differs from a direct load")
 	}

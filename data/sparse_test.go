@@ -65,7 +65,7 @@ func TestReadSparseAsScipyReadsIt(t *testing.T) {
 // edges those of adj.tocoo() without self loops, made undirected.
 func TestLoadGNNBenchmarkFormatsAsPyGReadsThem(t *testing.T) {
 	dir := filepath.Join("testdata", "sparse")
-	d, err := LoadGNNBenchmark(filepath.Join(dir, "gnn_formats.npz"), "", LoadOptions{Seed: 1})
+	d, err := LoadGNNBenchmark(filepath.Join(dir, "gnn_formats.npz"), LoadOptions{Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

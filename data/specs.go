@@ -24,7 +24,7 @@ type SpecKind struct {
 	// GNNBenchmark that the file is a gnn-benchmark npz (NormalizeFeatures applies too).
 	Transforms, GNNBenchmark bool
 	// load reads or generates the data of the argument.
-	load func(arg string, opts LoadOptions) (*Dataset, error)
+	load Loader
 	// task returns the data's task without loading it all, and whether it is one graph.
 	task func(arg string) (task Task, transductive bool, err error)
 }
@@ -34,12 +34,9 @@ func specKinds() []SpecKind {
 	oneGraph := func(string) (Task, bool, error) { return NodeClassification, true, nil }
 	return []SpecKind{
 		{Prefix: "npz", Arg: "PATH", Path: true, Transforms: true, GNNBenchmark: true, load: LoadNPZ, task: oneGraph},
-		{Prefix: "ogb", Arg: "DIR", Path: true, task: oneGraph, load: func(dir string, o LoadOptions) (*Dataset, error) {
-			return loadCached("ogb", dir, true, o, func() (*Dataset, error) { return loadOGBNode(dir, o.MaxBytes) })
-		}},
-		{Prefix: "edgelist", Arg: "DIR", Path: true, Transforms: true, load: loadEdgeList, task: oneGraph},
-		{Prefix: "export", Arg: "DIR", Path: true,
-			load: func(dir string, _ LoadOptions) (*Dataset, error) { return LoadExport(dir) },
+		{Prefix: "ogb", Arg: "DIR", Path: true, load: cachedLoader("ogb", LoadOGBNode), task: oneGraph},
+		{Prefix: "edgelist", Arg: "DIR", Path: true, Transforms: true, load: LoadEdgeListDir, task: oneGraph},
+		{Prefix: "export", Arg: "DIR", Path: true, load: LoadExport,
 			task: func(dir string) (Task, bool, error) {
 				src, err := openExportDir(dir)
 				if err != nil {
@@ -49,6 +46,14 @@ func specKinds() []SpecKind {
 				return t, src.meta.Transductive, err
 			}},
 		{Prefix: "planted", Arg: "N", Generated: true, load: loadPlanted, task: oneGraph},
+	}
+}
+
+// cachedLoader returns load run through the cache, keyed by name, the files under the
+// path and the options (see loadCached).
+func cachedLoader(name string, load Loader) Loader {
+	return func(path string, opts LoadOptions) (*Dataset, error) {
+		return loadCached(name, path, true, opts, func() (*Dataset, error) { return load(path, opts) })
 	}
 }
 

@@ -2,9 +2,6 @@ package data
 
 import (
 	"fmt"
-	"runtime"
-	"sync"
-	"sync/atomic"
 
 	"github.com/gexph/gexph/data/superpixel"
 )
@@ -16,22 +13,20 @@ import (
 // as row/side and column/side), the directed k-nearest-neighbour edges in Src and Dst,
 // Dense edge features (1 column: the similarity) and the image's class as Label.
 
-// SuperpixelOptions selects a subset and the parallelism of the superpixel loaders
-// (LoadMNISTSuperpixels, LoadCIFAR10Superpixels).
-type SuperpixelOptions struct {
-	// MaxTrain, MaxVal, MaxTest cap the number of training, validation and test
-	// images, taking the first ones of each part; 0 means all.
-	MaxTrain, MaxVal, MaxTest int
-	// Workers is the number of goroutines computing superpixels; 0 means GOMAXPROCS.
-	// The result does not depend on it.
-	Workers int
-}
-
-// sizes returns the number of training, validation and test images to use out of
-// the full counts, checking the options.
-func (o SuperpixelOptions) sizes(name string, fullTrain, fullVal, fullTest int) (nTrain, nVal, nTest int, err error) {
-	if o.MaxTrain < 0 || o.MaxVal < 0 || o.MaxTest < 0 || o.Workers < 0 {
-		return 0, 0, 0, fmt.Errorf("%s: negative option in %+v", name, o)
+// superpixelSizes returns the number of training, validation and test images to use
+// out of the full counts: opts.TrainGraphs, ValGraphs and TestGraphs where set, capped at
+// the full counts. Negative counts or workers are refused, naming the field.
+func superpixelSizes(name string, opts LoadOptions, fullTrain, fullVal, fullTest int) (nTrain, nVal, nTest int, err error) {
+	for _, f := range []struct {
+		field string
+		value int
+	}{{"TrainGraphs", opts.TrainGraphs}, {"ValGraphs", opts.ValGraphs}, {"TestGraphs", opts.TestGraphs}} {
+		if f.value < 0 {
+			return 0, 0, 0, fmt.Errorf("%s: LoadOptions.%s is %d, want ≥ 0 (0: all images)", name, f.field, f.value)
+		}
+	}
+	if err := checkWorkers(name, opts.Workers); err != nil {
+		return 0, 0, 0, err
 	}
 	pick := func(limit, all int) int {
 		if limit == 0 || limit > all {
@@ -39,40 +34,32 @@ func (o SuperpixelOptions) sizes(name string, fullTrain, fullVal, fullTest int) 
 		}
 		return limit
 	}
-	return pick(o.MaxTrain, fullTrain), pick(o.MaxVal, fullVal), pick(o.MaxTest, fullTest), nil
+	return pick(opts.TrainGraphs, fullTrain), pick(opts.ValGraphs, fullVal), pick(opts.TestGraphs, fullTest), nil
+}
+
+// checkWorkers refuses a negative LoadOptions.Workers.
+func checkWorkers(name string, workers int) error {
+	if workers < 0 {
+		return fmt.Errorf("%s: LoadOptions.Workers is %d, want ≥ 0 (0: GOMAXPROCS)", name, workers)
+	}
+	return nil
 }
 
 // superpixelGraphs builds the graph of every image (spec.Channels planes of spec.Side²
 // bytes each) on the given number of goroutines (0: GOMAXPROCS) and sets its label.
 func superpixelGraphs(spec superpixel.Spec, images [][]byte, labels []int32, workers int) ([]Graph, error) {
 	graphs := make([]Graph, len(images))
-	if workers == 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	builders := make([]*superpixel.Builder, min(workers, len(images)))
+	builders := make([]*superpixel.Builder, workerCount(len(images), workers))
 	for w := range builders {
 		var err error
 		if builders[w], err = superpixel.NewBuilder(spec); err != nil {
 			return nil, err
 		}
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for _, b := range builders {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(images) {
-					return
-				}
-				graphs[i] = superpixelGraph(b, images[i])
-				graphs[i].Label = labels[i]
-			}
-		}()
-	}
-	wg.Wait()
+	parallelEach(len(images), workers, func(w, i int) {
+		graphs[i] = superpixelGraph(builders[w], images[i])
+		graphs[i].Label = labels[i]
+	})
 	return graphs, nil
 }
 

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"math/bits"
 	"math/rand/v2"
-	"runtime"
-	"sync"
-	"sync/atomic"
 )
 
 // SBMOptions sets the seed and size of a generated PATTERN or CLUSTER data set.
@@ -112,28 +109,17 @@ func sbmCounts(name string, opts SBMOptions, fullTrain, fullVal, fullTest int) (
 // from its own stream (stream | s<<32 | i), so the result does not depend on scheduling.
 func generateGraphs(seed, stream uint64, nTrain, nVal, nTest int, gen func(rng *rand.Rand, index int, s *sbmScratch) Graph) []Graph {
 	graphs := make([]Graph, nTrain+nVal+nTest)
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), max(len(graphs), 1)) {
-		wg.Go(func() {
-			var s sbmScratch
-			for {
-				i := int(next.Add(1) - 1)
-				if i >= len(graphs) {
-					return
-				}
-				split, index := 0, i
-				if index >= nTrain {
-					split, index = 1, index-nTrain
-					if index >= nVal {
-						split, index = 2, index-nVal
-					}
-				}
-				graphs[i] = gen(newRNG(seed, stream|uint64(split)<<32|uint64(index)), index, &s)
+	scratch := make([]sbmScratch, workerCount(len(graphs), 0))
+	parallelEach(len(graphs), 0, func(w, i int) {
+		split, index := 0, i
+		if index >= nTrain {
+			split, index = 1, index-nTrain
+			if index >= nVal {
+				split, index = 2, index-nVal
 			}
-		})
-	}
-	wg.Wait()
+		}
+		graphs[i] = gen(newRNG(seed, stream|uint64(split)<<32|uint64(index)), index, &scratch[w])
+	})
 	return graphs
 }
 

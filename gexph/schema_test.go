@@ -140,7 +140,7 @@ func TestModelPredictsOnNewGraphsOfItsSchema(t *testing.T) {
 	if err := os.Remove(filepath.Join(dir, "meta.json")); err != nil {
 		t.Fatal(err)
 	}
-	ds, err := data.LoadExport(dir)
+	ds, err := data.LoadExport(dir, data.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -245,7 +245,7 @@ func TestRealCoraModelRefusesCiteSeerByFeatures(t *testing.T) {
 	if _, err := data.Export(cora, exp, data.ExportInfo{}); err != nil {
 		t.Fatal(err)
 	}
-	dense, err := data.LoadExport(exp)
+	dense, err := data.LoadExport(exp, data.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

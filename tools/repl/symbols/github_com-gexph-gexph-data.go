@@ -107,6 +107,7 @@ func init() {
 		"FetchResult":             reflect.ValueOf((*data.FetchResult)(nil)),
 		"Graph":                   reflect.ValueOf((*data.Graph)(nil)),
 		"LoadOptions":             reflect.ValueOf((*data.LoadOptions)(nil)),
+		"Loader":                  reflect.ValueOf((*data.Loader)(nil)),
 		"PlantedPartitionOptions": reflect.ValueOf((*data.PlantedPartitionOptions)(nil)),
 		"RemoteFile":              reflect.ValueOf((*data.RemoteFile)(nil)),
 		"SBMOptions":              reflect.ValueOf((*data.SBMOptions)(nil)),
@@ -114,7 +115,6 @@ func init() {
 		"Split":                   reflect.ValueOf((*data.Split)(nil)),
 		"SplitName":               reflect.ValueOf((*data.SplitName)(nil)),
 		"Stats":                   reflect.ValueOf((*data.Stats)(nil)),
-		"SuperpixelOptions":       reflect.ValueOf((*data.SuperpixelOptions)(nil)),
 		"Task":                    reflect.ValueOf((*data.Task)(nil)),
 		"Transforms":              reflect.ValueOf((*data.Transforms)(nil)),
 	}
