@@ -2,6 +2,7 @@ package gexph
 
 import (
 	"maps"
+	"math"
 	"slices"
 	"testing"
 
@@ -124,5 +125,56 @@ func TestNoFusionBackendFusesNothing(t *testing.T) {
 	}
 	if len(c.Fusions) != 0 {
 		t.Errorf("go:no_fusion: fused nodes %v, want none", c.Fusions)
+	}
+}
+
+// Bag-of-words node features (Cora's: 1.3 % of [2,708, 1,433] non-zero) take the pure-Go
+// backend's products on a sparse operand (third_party/compute, ops/sparselhs.go) for the
+// encoder's x · w and its weight gradient, instead of the GEMM; the losses of two
+// training steps equal go:no_fusion's (the GEMM everywhere) to float32 rounding. A
+// change that makes the features dense before their first product (a normalisation in
+// the graph, a concatenation with the encodings) fails here.
+func TestSparseFeaturesTakeTheSparseProducts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two training steps on a 2.7k-node graph, twice")
+	}
+	dir := realDataDir(t, "gnn-benchmark/cora.npz")
+	cora, err := data.Load("cora", data.LoadOptions{DataDir: dir, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := func(spec string) (losses [2]float64, sparse int64) {
+		cfg, err := Preset("cora")
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewModelWithOptions(cfg, cora, ModelOptions{Backend: spec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		b, err := m.BuildBatch(cora, []int{0}, cora.Split.Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range losses {
+			if losses[i], err = m.TrainStep(b); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if sparse, err = gobackend.SparseProducts(m.backend); err != nil {
+			t.Fatal(err)
+		}
+		return losses, sparse
+	}
+	got, sparse := steps("go")
+	want, gemm := steps("go:no_fusion")
+	if sparse < 4 || gemm != 0 {
+		t.Errorf("products on a sparse operand in two steps: %d (go), %d (go:no_fusion); want at least 4 (x · w and its weight gradient a step) and 0", sparse, gemm)
+	}
+	for i := range got {
+		if math.Abs(got[i]-want[i]) > 1e-5*math.Abs(want[i]) {
+			t.Errorf("step %d: loss %.9g with the sparse products, %.9g with the GEMM: more than float32 rounding apart", i+1, got[i], want[i])
+		}
 	}
 }

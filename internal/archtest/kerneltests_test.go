@@ -271,7 +271,9 @@ func TestMakeRunsEveryKernelTest(t *testing.T) {
 	}
 	want := []string{"internal/gobackend/buffercache_test.go: TestBufferBucketLenWastesLittleOnLargeBuffers",
 		"internal/gobackend/ops/spmm_test.go: TestLargeTablesAreNotFused"}
-	if !slices.Equal(missed, want) {
-		t.Errorf("the former filter misses %q, want %q", missed, want)
+	for _, w := range want { // Tests added since are missed too.
+		if !slices.Contains(missed, w) {
+			t.Errorf("the former filter misses %q, want among them %q", missed, w)
+		}
 	}
 }

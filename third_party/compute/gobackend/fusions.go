@@ -19,3 +19,15 @@ func Fusions(e compute.Executable) (map[string]int, error) {
 	}
 	return ge.Fusions(), nil
 }
+
+// SparseProducts returns how many matrix products this backend has run, since it was
+// created, on a sparse left operand (a bag-of-words feature matrix and its transpose)
+// instead of the GEMM (see PATCHES.md at the module root); a backend of another kind is
+// an error.
+func SparseProducts(b compute.Backend) (int64, error) {
+	gb, ok := b.(*gobackend.Backend)
+	if !ok {
+		return 0, fmt.Errorf("gobackend.SparseProducts: %T is not the go backend", b)
+	}
+	return gb.SparseProducts.Load(), nil
+}

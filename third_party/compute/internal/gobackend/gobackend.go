@@ -166,6 +166,10 @@ type Backend struct {
 
 	// NoFusion disables the fusions of gexph's patch (ops/spmm.go, gathered.go, gram.go, productsum.go, talldense.go, identities.go; option "no_fusion").
 	NoFusion bool
+
+	// SparseProducts counts the products that ops/sparselhs.go ran on a sparse left
+	// operand instead of the GEMM (gexph's patch; gobackend.SparseProducts).
+	SparseProducts atomic.Int64
 }
 
 // Compile-time check that the gobackend.Backend implements compute.Backend.

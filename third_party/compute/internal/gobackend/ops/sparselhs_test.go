@@ -1,0 +1,221 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build goexperiment.simd
+
+package ops
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gomlx/compute"
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/internal/gobackend"
+	"github.com/gomlx/compute/shapes"
+)
+
+// runProduct computes x · w on a backend of the given config, where x is [r, k]
+// contracted on xAxis (1: x · w; 0: xᵀ · w, the weight gradient's form) and w [k, n]
+// contracted on its axis 0, or [n, k] on its axis 1 when transposed; it returns the
+// product and how many products the backend ran on a sparse left operand.
+func runProduct(t *testing.T, config string, xs shapes.Shape, xAxis int, ws shapes.Shape, wAxis int, x, w []float32) ([]float32, int64) {
+	t.Helper()
+	return runProductOrder(t, config, false, xs, xAxis, ws, wAxis, x, w)
+}
+
+// runProductOrder is runProduct with x the right operand when xRight: w · x, contracted
+// on wAxis and xAxis.
+func runProductOrder(t *testing.T, config string, xRight bool, xs shapes.Shape, xAxis int, ws shapes.Shape, wAxis int, x, w []float32) ([]float32, int64) {
+	t.Helper()
+	raw, err := gobackend.New(config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	be := raw.(*gobackend.Backend)
+	builder := be.Builder("sparse").(*gobackend.Builder)
+	f := builder.Main().(*gobackend.Function)
+	px, _ := f.Parameter("x", xs, nil)
+	pw, _ := f.Parameter("w", ws, nil)
+	out := must(t)(f.DotGeneral(px, []int{xAxis}, nil, pw, []int{wAxis}, nil, compute.DotGeneralConfig{}))
+	if xRight {
+		out = must(t)(f.DotGeneral(pw, []int{wAxis}, nil, px, []int{xAxis}, nil, compute.DotGeneralConfig{}))
+	}
+	if err := f.Return([]compute.Value{out}, nil); err != nil {
+		t.Fatal(err)
+	}
+	exec, err := builder.Compile()
+	if err != nil {
+		t.Fatalf("compile: %+v", err)
+	}
+	bx, _ := be.BufferFromFlatData(0, append([]float32(nil), x...), xs)
+	bw, _ := be.BufferFromFlatData(0, append([]float32(nil), w...), ws)
+	res, err := exec.Execute([]compute.Buffer{bx, bw}, nil, 0)
+	if err != nil {
+		t.Fatalf("execute: %+v", err)
+	}
+	return append([]float32(nil), res[0].(*gobackend.Buffer).Flat.([]float32)...), be.SparseProducts.Load()
+}
+
+// sparseMatrix returns r·k values of which about density are non-zero (uniform in ±1,
+// some negative zeros among the zeros), and how many are.
+func sparseMatrix(rng *rand.Rand, r, k int, density float64) ([]float32, int) {
+	x, nnz := make([]float32, r*k), 0
+	for i := range x {
+		switch {
+		case rng.Float64() < density:
+			x[i], nnz = float32(2*rng.Float64()-1), nnz+1
+		case rng.IntN(7) == 0:
+			x[i] = float32(math.Copysign(0, -1))
+		}
+	}
+	return x, nnz
+}
+
+// TestSparseRHSProductEqualsGEMM holds g · x for a sparse x [K, N] (a dense layer's
+// weight gradient on bag-of-words features, with g [M, K] the transposed gradient of the
+// layer's output) to the backend's GEMM and to a float64 sum, to float32 rounding: g
+// given as [M, K] (the backend's non-transposed layout, x read by columns) and as
+// [K, M] contracted on its first axis (the transposed layout, x transposed first), M
+// over several tiles of the kernel and off whole vectors, with an empty column of x; a
+// dense x stays with the GEMM.
+func TestSparseRHSProductEqualsGEMM(t *testing.T) {
+	rng := rand.New(rand.NewPCG(83, 84))
+	for _, c := range []struct {
+		k, n, m, gAxis int
+		density        float64
+		sparse         bool
+	}{
+		{k: 1200, n: 700, m: 300, gAxis: 1, density: 0.013, sparse: true},
+		{k: 1200, n: 700, m: 300, gAxis: 0, density: 0.013, sparse: true},
+		{k: 1000, n: 300, m: 37, gAxis: 1, density: 0.02, sparse: true},
+		{k: 1000, n: 300, m: 37, gAxis: 1, density: 0.3, sparse: false},
+	} {
+		x, _ := sparseMatrix(rng, c.k, c.n, c.density)
+		for r := range c.k {
+			x[r*c.n+5] = 0
+		}
+		g := make([]float32, c.k*c.m)
+		for i := range g {
+			g[i] = float32(rng.NormFloat64())
+		}
+		gAt := func(o, r int) float64 { return float64(g[o*c.k+r]) } // g [M, K]
+		gs := shapes.Make(dtypes.Float32, c.m, c.k)
+		if c.gAxis == 0 {
+			gAt = func(o, r int) float64 { return float64(g[r*c.m+o]) } // g [K, M]
+			gs = shapes.Make(dtypes.Float32, c.k, c.m)
+		}
+		xs := shapes.Make(dtypes.Float32, c.k, c.n)
+		got, runs := runProductOrder(t, "", true, xs, 0, gs, c.gAxis, x, g)
+		want, _ := runProductOrder(t, "no_fusion", true, xs, 0, gs, c.gAxis, x, g)
+		if c.sparse != (runs == 1) {
+			t.Fatalf("%+v: sparse products run: %d, want sparse=%v", c, runs, c.sparse)
+		}
+		for o := range c.m {
+			for j := range c.n {
+				var sum, mag float64
+				for r := range c.k {
+					p := gAt(o, r) * float64(x[r*c.n+j])
+					sum, mag = sum+p, mag+math.Abs(p)
+				}
+				tol := 2*float64(c.k)*0x1p-24*mag + 1e-30
+				if d := math.Abs(float64(got[o*c.n+j]) - sum); d > tol {
+					t.Fatalf("%+v: [%d, %d] = %g, float64 sum %g (bound %g)", c, o, j, got[o*c.n+j], sum, tol)
+				}
+				if d := math.Abs(float64(want[o*c.n+j]) - sum); d > tol {
+					t.Fatalf("%+v: GEMM [%d, %d] = %g, float64 sum %g (bound %g)", c, o, j, want[o*c.n+j], sum, tol)
+				}
+			}
+		}
+	}
+}
+
+// TestSparseLHSProductEqualsGEMM holds the product on a sparse left operand to the
+// backend's GEMM (the same graph under no_fusion) and to a float64 sum computed here, to
+// float32 rounding: x · w and x · wᵀ of a bag-of-words matrix (1 % non-zero, Cora's
+// shape and a narrower one), xᵀ · g (the weight gradient: the contracted axis is x's
+// first), an output width off whole vectors, and a row with no non-zero entry. Operands
+// denser than the bound (a rectified layer after dropout: 25 %), narrower than 256
+// columns or smaller than 2¹⁸ entries are left to the GEMM.
+func TestSparseLHSProductEqualsGEMM(t *testing.T) {
+	rng := rand.New(rand.NewPCG(81, 82))
+	for _, c := range []struct {
+		name       string
+		r, k, n    int
+		xAxis      int // x's contracted axis: 1 for x · w, 0 for xᵀ · w.
+		transposed bool
+		density    float64
+		sparse     bool
+	}{
+		{name: "features · w (Cora's shape)", r: 2708, k: 1433, n: 64, xAxis: 1, density: 0.013, sparse: true},
+		{name: "features · wᵀ", r: 1200, k: 700, n: 45, xAxis: 1, transposed: true, density: 0.01, sparse: true},
+		{name: "featuresᵀ · g (weight gradient)", r: 2000, k: 300, n: 33, xAxis: 0, density: 0.02, sparse: true},
+		{name: "activations after dropout", r: 2000, k: 512, n: 64, xAxis: 1, density: 0.25, sparse: false},
+		{name: "narrow rows", r: 20000, k: 128, n: 32, xAxis: 1, density: 0.01, sparse: false},
+		{name: "small operand", r: 500, k: 300, n: 16, xAxis: 1, density: 0.01, sparse: false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			x, _ := sparseMatrix(rng, c.r, c.k, c.density)
+			if c.sparse {
+				for j := range c.k { // A row of the (transposed) operand without entries.
+					if c.xAxis == 1 {
+						x[j] = 0
+					} else {
+						x[j*c.k] = 0
+					}
+				}
+			}
+			m, kk := c.r, c.k // Rows and contracted width of the product's left operand.
+			if c.xAxis == 0 {
+				m, kk = c.k, c.r
+			}
+			w := make([]float32, kk*c.n)
+			for i := range w {
+				w[i] = float32(rng.NormFloat64())
+			}
+			xs := shapes.Make(dtypes.Float32, c.r, c.k)
+			ws, wAxis := shapes.Make(dtypes.Float32, kk, c.n), 0
+			if c.transposed {
+				ws, wAxis = shapes.Make(dtypes.Float32, c.n, kk), 1
+			}
+			got, runs := runProduct(t, "", xs, c.xAxis, ws, wAxis, x, w)
+			want, gemmRuns := runProduct(t, "no_fusion", xs, c.xAxis, ws, wAxis, x, w)
+			if gemmRuns != 0 {
+				t.Fatalf("no_fusion ran %d sparse products, want 0", gemmRuns)
+			}
+			if c.sparse != (runs == 1) {
+				t.Fatalf("sparse products run: %d, want sparse=%v", runs, c.sparse)
+			}
+			at := func(i, j int) float64 { // (x or xᵀ)[i, j]
+				if c.xAxis == 1 {
+					return float64(x[i*c.k+j])
+				}
+				return float64(x[j*c.k+i])
+			}
+			wt := func(j, o int) float64 {
+				if c.transposed {
+					return float64(w[o*kk+j])
+				}
+				return float64(w[j*c.n+o])
+			}
+			for i := range m {
+				for o := range c.n {
+					var sum, mag float64
+					for j := range kk {
+						if a := at(i, j); a != 0 {
+							sum += a * wt(j, o)
+							mag += math.Abs(a * wt(j, o))
+						}
+					}
+					tol := 2*float64(kk)*0x1p-24*mag + 1e-30
+					if g := float64(got[i*c.n+o]); math.Abs(g-sum) > tol {
+						t.Fatalf("[%d, %d] = %g, float64 sum %g (bound %g)", i, o, g, sum, tol)
+					}
+					if g := float64(want[i*c.n+o]); math.Abs(g-sum) > tol {
+						t.Fatalf("GEMM [%d, %d] = %g, float64 sum %g (bound %g)", i, o, g, sum, tol)
+					}
+				}
+			}
+		})
+	}
+}
