@@ -101,6 +101,10 @@ type LoadOptions struct {
 	// Fetch, when set, lets Load download the missing files of a named data set (see
 	// Fetch) before loading it; nil, the default, never touches the network.
 	Fetch *FetchOptions
+	// SplitFile, when set, makes Load replace the data set's split with the fixed one in
+	// this file (ReadSplitFile): indices of the nodes of a transductive set as loaded
+	// (with AllNodes, as PyTorch Geometric numbers them), of the graphs of another.
+	SplitFile string
 }
 
 // DatasetInfo describes a data set Load knows by name.
@@ -243,8 +247,20 @@ func AbsoluteSpec(spec string) string {
 // "planted:N" (a generated planted-partition graph of N nodes with
 // DefaultPlantedPartitionOptions and opts.Seed, the scaling experiments' graph).
 // Data sets that are slow to build are kept in the cache, keyed by their files and
-// options.
+// options. opts.SplitFile then replaces the split.
 func Load(spec string, opts LoadOptions) (*Dataset, error) {
+	d, err := load(spec, opts)
+	if err != nil || opts.SplitFile == "" {
+		return d, err
+	}
+	if err := useSplitFile(d, opts.SplitFile); err != nil {
+		return nil, fmt.Errorf("data set %q: %w", spec, err)
+	}
+	return d, nil
+}
+
+// load is Load before the split file.
+func load(spec string, opts LoadOptions) (*Dataset, error) {
 	if err := checkTransforms(spec, opts); err != nil {
 		return nil, err
 	}

@@ -105,6 +105,11 @@ type Config struct {
 // so that eval and predict read the data as it trained on it.
 type DataConfig struct {
 	data.Transforms
+	// SplitFile, when set, is a fixed split that replaces the data set's own (random, by
+	// seed) one: an .npz of integer arrays train, valid and test, or a JSON object of
+	// index lists (data.ReadSplitFile), e.g. the split files published with a benchmark's
+	// results. A checkpoint keeps the path, so evaluation uses the same split.
+	SplitFile string `json:"split_file,omitempty"`
 }
 
 // ModelConfig is what the model is: its layers, widths, encoders, attention and head.

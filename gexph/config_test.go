@@ -14,6 +14,8 @@ import (
 	"github.com/gexph/gexph/layers"
 
 	"github.com/gexph/gexph/expander"
+
+	"github.com/gexph/gexph/data"
 )
 
 func TestPresetsValidate(t *testing.T) {
@@ -380,6 +382,7 @@ func TestConfigIsGroupsWithFlatKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg.SplitFile = "split.npz" // Left out of the JSON when empty.
 	js, err := cfg.ToJSON()
 	if err != nil {
 		t.Fatal(err)
@@ -401,5 +404,20 @@ func TestConfigIsGroupsWithFlatKeys(t *testing.T) {
 	}
 	if len(flat) != leaves {
 		t.Errorf("%d JSON keys for %d fields: a key is missing or given twice", len(flat), leaves)
+	}
+}
+
+// A config's split_file reaches the data options of its runs and of evaluation on its
+// checkpoint (DataOptions), unless the caller names another file.
+func TestConfigSplitFileReachesDataOptions(t *testing.T) {
+	var cfg Config
+	if err := json.Unmarshal([]byte(`{"preset": "computers-plus", "split_file": "/data/amazon-computer_split.npz"}`), &cfg); err != nil {
+		t.Fatal(err)
+	}
+	if got := DataOptions(cfg, data.LoadOptions{}).SplitFile; got != "/data/amazon-computer_split.npz" {
+		t.Errorf("DataOptions: split file %q, want the config's", got)
+	}
+	if got := DataOptions(cfg, data.LoadOptions{SplitFile: "other.json"}).SplitFile; got != "other.json" {
+		t.Errorf("DataOptions with the caller's file: %q, want other.json", got)
 	}
 }

@@ -319,13 +319,16 @@ func logTransforms(log io.Writer, ds *data.Dataset) {
 
 // DataOptions completes lo for a run of cfg, as TrainFromSpec does: the seed of random
 // splits and generated data is cfg.Seed (0 included: a run's seed is the one its
-// result.json records), and generated split sizes default to cfg.MaxTrain/MaxVal/MaxTest.
-// Load a data set with it to evaluate a checkpoint on the data it was trained on.
+// result.json records), generated split sizes default to cfg.MaxTrain/MaxVal/MaxTest,
+// and cfg.SplitFile is the split file unless lo names one. Load a data set with it to evaluate a checkpoint on the data it was trained on.
 func DataOptions(cfg Config, lo data.LoadOptions) data.LoadOptions {
 	lo.Seed = cfg.Seed
 	if lo.TrainGraphs == 0 && lo.ValGraphs == 0 && lo.TestGraphs == 0 {
 		lo.TrainGraphs, lo.ValGraphs, lo.TestGraphs = cfg.MaxTrain, cfg.MaxVal, cfg.MaxTest
 	}
 	lo.Transforms = lo.Transforms.Or(cfg.Transforms)
+	if lo.SplitFile == "" {
+		lo.SplitFile = cfg.SplitFile
+	}
 	return lo
 }

@@ -79,6 +79,7 @@ func init() {
 		"PlantedPartitionBytes":          reflect.ValueOf(data.PlantedPartitionBytes),
 		"RandomSplit":                    reflect.ValueOf(data.RandomSplit),
 		"ReadCacheFile":                  reflect.ValueOf(data.ReadCacheFile),
+		"ReadSplitFile":                  reflect.ValueOf(data.ReadSplitFile),
 		"Sparse":                         reflect.ValueOf(data.Sparse),
 		"SpecKinds":                      reflect.ValueOf(data.SpecKinds),
 		"SpecKindsText":                  reflect.ValueOf(data.SpecKindsText),
