@@ -20,14 +20,7 @@ func writeSplitNPZ(t *testing.T, path string, parts map[string][]int64) {
 			entries = append(entries, npy.Entry{Name: name, Shape: []int{len(v)}, Data: v})
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	if err := npy.WriteNPZ(f, entries); err != nil {
-		t.Fatal(err)
-	}
+	writeTestNPZ(t, path, entries)
 }
 
 // A split file replaces the random split of Cora (every node, as PyG numbers them) with
