@@ -267,6 +267,13 @@ func (d *Dataset) validate(forTraining bool) error {
 			}
 		}
 	}
+	return d.validateSplit(forTraining)
+}
+
+// validateSplit checks d's split against its graphs (validate's last part): indices of
+// its nodes (transductive) or graphs, none twice, none in two parts, none of an
+// unlabelled node; forTraining also asks for non-empty train and val parts.
+func (d *Dataset) validateSplit(forTraining bool) error {
 	limit := len(d.Graphs)
 	what := "graph"
 	if d.Transductive {
@@ -275,8 +282,7 @@ func (d *Dataset) validate(forTraining bool) error {
 	if err := d.Split.validate(limit, what, forTraining); err != nil {
 		return fmt.Errorf("data set %q: %w", d.Name, err)
 	}
-	if d.Transductive && d.Task == NodeClassification {
-		labels := d.Graphs[0].NodeLabels
+	if labels := d.Graphs[0].NodeLabels; d.Transductive && d.Task == NodeClassification && len(labels) == d.Graphs[0].NumNodes {
 		for _, part := range SplitNames() {
 			for _, v := range d.Split.Part(part) {
 				if labels[v] == Unlabelled {

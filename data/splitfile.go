@@ -109,7 +109,7 @@ func useSplitFile(d *Dataset, path string) error {
 	}
 	prev := d.Split
 	d.Split = s
-	if err := d.ValidateForPrediction(); err != nil {
+	if err := d.validateSplit(false); err != nil {
 		d.Split = prev
 		return fmt.Errorf("split file %s: %w", path, err)
 	}
