@@ -154,6 +154,34 @@ func TestPresetUnknown(t *testing.T) {
 	}
 }
 
+// TestPresetDatasetNamesEveryDataSetsPresets holds PresetDataset to the presets' naming:
+// every preset of a data set (the data set's name, or the name and a variant after a
+// dash) maps to that data set, the generic presets and unknown names to none.
+func TestPresetDatasetNamesEveryDataSetsPresets(t *testing.T) {
+	generic := map[string]bool{"scaling": true, "large": true, "node": true, "graph": true}
+	for _, name := range PresetNames() {
+		got, ok := PresetDataset(name)
+		switch {
+		case generic[name]:
+			if ok {
+				t.Errorf("PresetDataset(%q) = %q, want none (a generic preset)", name, got)
+			}
+		case !ok:
+			t.Errorf("PresetDataset(%q): none, want its data set", name)
+		case name != "demo" && !strings.HasPrefix(name, got):
+			t.Errorf("PresetDataset(%q) = %q, not the name's data set", name, got)
+		}
+	}
+	for name, want := range map[string]string{"cs-plus-exphormer": "cs", "computers-ref": "computers", "demo": "pattern", "peptides-func-ref": "peptides-func"} {
+		if got, _ := PresetDataset(name); got != want {
+			t.Errorf("PresetDataset(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if got, ok := PresetDataset("cs-nothing"); ok {
+		t.Errorf("PresetDataset(unknown) = %q, want none", got)
+	}
+}
+
 func TestPresetIsACopy(t *testing.T) {
 	a, _ := Preset("pattern")
 	a.Layers = 99

@@ -3,7 +3,9 @@ package gexph
 import (
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/expander"
 	"github.com/gexph/gexph/layers"
 )
@@ -370,6 +372,27 @@ func Preset(name string) (Config, error) {
 		return Config{}, fmt.Errorf("preset: unknown name %q (choices: %s)", name, quoteList(PresetNames()))
 	}
 	return c, nil
+}
+
+// PresetDataset returns the data set a preset was made for, by the presets' naming: a
+// data set's own name (cs, peptides-func), or that name and a variant after a dash
+// (cs-ref, cs-tuned, cs-plus, cs-plus-exphormer, peptides-func-ref), the longest such
+// name; demo is PATTERN's. It returns false for the presets of no
+// data set (scaling, large, node, graph) and for unknown names.
+func PresetDataset(name string) (string, bool) {
+	if _, ok := presetTable()[name]; !ok {
+		return "", false
+	}
+	if name == "demo" {
+		return "pattern", true
+	}
+	best := ""
+	for _, info := range data.KnownDatasets() {
+		if (name == info.Name || strings.HasPrefix(name, info.Name+"-")) && len(info.Name) > len(best) {
+			best = info.Name
+		}
+	}
+	return best, best != ""
 }
 
 // PresetNames lists the preset names in alphabetical order.

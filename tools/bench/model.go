@@ -18,9 +18,9 @@ type ModelBenchConfig struct {
 	// Preset names the model's preset; Set is a JSON object of config fields overriding
 	// it ("" for none).
 	Preset, Set string
-	// Dataset is the data set spec (data.Load); "" takes the preset's name, which is a
-	// data set for every preset but "scaling" (which needs "planted:N") and "demo"
-	// (PATTERN).
+	// Dataset is the data set spec (data.Load); "" takes the preset's
+	// (gexph.PresetDataset), which the presets of no data set (scaling: planted:N) need
+	// given.
 	Dataset string
 	// Batch is the number of graphs per batch (0: the preset's BatchSize); ignored for
 	// transductive data sets.
@@ -162,13 +162,9 @@ func loadModelBatch(cfg ModelBenchConfig) (*modelBatch, error) {
 	}
 	spec := cfg.Dataset
 	if spec == "" {
-		switch cfg.Preset {
-		case "scaling":
-			return nil, fmt.Errorf("model benchmark: preset %q needs a data set such as planted:100000", cfg.Preset)
-		case "demo":
-			spec = "pattern"
-		default:
-			spec = cfg.Preset
+		var ok bool
+		if spec, ok = gexph.PresetDataset(cfg.Preset); !ok {
+			return nil, fmt.Errorf("model benchmark: preset %q is no data set's: give one with -dataset (such as planted:100000)", cfg.Preset)
 		}
 	}
 	// Generated sets only need one batch of training graphs (and one of each other split).

@@ -70,6 +70,7 @@ func init() {
 		"ParseSettings":            reflect.ValueOf(gexph.ParseSettings),
 		"Predict":                  reflect.ValueOf(gexph.Predict),
 		"Preset":                   reflect.ValueOf(gexph.Preset),
+		"PresetDataset":            reflect.ValueOf(gexph.PresetDataset),
 		"PresetNames":              reflect.ValueOf(gexph.PresetNames),
 		"ReadCheckpointInfo":       reflect.ValueOf(gexph.ReadCheckpointInfo),
 		"ReadCheckpointVariables":  reflect.ValueOf(gexph.ReadCheckpointVariables),
