@@ -1,6 +1,7 @@
 package gexph
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -193,6 +194,13 @@ type ModelConfig struct {
 	// (PATTERN's preset: 2.0 instead of 1.5 GB; Amazon Computers': 3.3 instead of 1.5 GB).
 	KeepGathers bool `json:"keep_gathers"`
 
+	// AttentionChunkMB bounds, in MiB, one per-edge [E, D] tensor of Exphormer attention:
+	// a layer whose per-edge tensors would be larger runs over its edges in consecutive
+	// chunks of at most that size (layers.ExphormerAttentionBuilder.EdgeChunkBytes), the
+	// same result with one chunk's per-edge tensors alive at a time, for more gathers and
+	// scatters. 0 takes layers.DefaultEdgeChunkBytes (256 MiB).
+	AttentionChunkMB int `json:"attention_chunk_mb,omitempty"`
+
 	// NormalizeValues scales Exphormer attention's value vectors to unit norm, as
 	// Spexphormer's narrow attention-score estimator does (docs/LARGE.md).
 	NormalizeValues bool `json:"normalize_values"`
@@ -384,11 +392,13 @@ func (c Config) withoutIdleFanout() Config {
 }
 
 // runChanges lists how config b differs from a apart from the run's length (epochs
-// and patience), as ConfigChanges does; none means they describe the same run.
+// and patience) and the bound of attention's chunks (the same results either way), as
+// ConfigChanges does; none means they describe the same run.
 func runChanges(a, b Config) []string {
 	a, b = a.withoutIdleFanout(), b.withoutIdleFanout()
 	a.Epochs, b.Epochs = 0, 0
 	a.Patience, b.Patience = 0, 0
+	a.AttentionChunkMB, b.AttentionChunkMB = 0, 0
 	return ConfigChanges(a, b)
 }
 
@@ -414,7 +424,12 @@ func ConfigChanges(a, b Config) []string {
 	var changes []string
 	for k, va := range fa {
 		if vb, ok := fb[k]; !ok || va != vb {
-			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, va, vb))
+			changes = append(changes, fmt.Sprintf("%s: %s → %s", k, va, cmp.Or(vb, "(unset)")))
+		}
+	}
+	for k, vb := range fb { // Fields left out of a's JSON when empty (omitempty).
+		if _, ok := fa[k]; !ok {
+			changes = append(changes, fmt.Sprintf("%s: (unset) → %s", k, vb))
 		}
 	}
 	sort.Strings(changes)

@@ -323,9 +323,20 @@ func TestConfigChanges(t *testing.T) {
 	if c := ConfigChanges(a, b); strings.Join(c, "|") != strings.Join(want, "|") {
 		t.Errorf("changes %q, want %q", c, want)
 	}
-	// The run's length may change on resume; nothing else may.
+	// The run's length may change on resume, and the bound of attention's chunks (the
+	// same results); nothing else may.
+	b.AttentionChunkMB = 1024
 	if c := runChanges(a, b); strings.Join(c, "|") != strings.Join(want[1:], "|") {
 		t.Errorf("run changes %q, want %q", c, want[1:])
+	}
+	// A field left out of one side's JSON when empty still counts, on either side.
+	c := a
+	c.SplitFile = "s.npz"
+	if got, want := ConfigChanges(a, c), `split_file: (unset) → "s.npz"`; strings.Join(got, "|") != want {
+		t.Errorf("a split file set: changes %q, want %q", got, want)
+	}
+	if got, want := ConfigChanges(c, a), `split_file: "s.npz" → (unset)`; strings.Join(got, "|") != want {
+		t.Errorf("a split file unset: changes %q, want %q", got, want)
 	}
 }
 
@@ -410,7 +421,8 @@ func TestConfigIsGroupsWithFlatKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.SplitFile = "split.npz" // Left out of the JSON when empty.
+	cfg.SplitFile = "split.npz" // Left out of the JSON when empty, as is the next.
+	cfg.AttentionChunkMB = 512
 	js, err := cfg.ToJSON()
 	if err != nil {
 		t.Fatal(err)

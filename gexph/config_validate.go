@@ -36,7 +36,7 @@ func (c Config) gpsConfig() layers.GPSConfig {
 		Dropout: c.Dropout, AttentionDropout: c.AttnDropout, PerformerSeed: c.Seed,
 		RecomputeGathers: !c.KeepGathers, ReferenceAttention: c.ReferenceAttention,
 		NormalizeValues: c.NormalizeValues, Block: c.Block, LinearResidual: c.LinearResidual,
-		LocalHeads: c.MPNNHeads,
+		LocalHeads: c.MPNNHeads, AttentionChunkBytes: c.AttentionChunkMB << 20,
 	}
 }
 
@@ -101,7 +101,7 @@ func (c *Config) validateCounts() error {
 		{"max_train", c.MaxTrain}, {"max_val", c.MaxVal}, {"max_test", c.MaxTest},
 		{"expander_degree", c.ExpanderDegree}, {"pe_size", c.PESize}, {"pe_dim", c.PEDim},
 		{"pre_mp_layers", c.PreMPLayers}, {"batch_nodes", c.BatchNodes}, {"eval_chunk_nodes", c.EvalChunkNodes},
-		{"sparse_attention_k", c.SparseAttentionK},
+		{"sparse_attention_k", c.SparseAttentionK}, {"attention_chunk_mb", c.AttentionChunkMB},
 	} {
 		if p.value < 0 {
 			return fmt.Errorf("config: %s = %d, want ≥ 0", p.field, p.value)

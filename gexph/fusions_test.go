@@ -178,3 +178,52 @@ func TestSparseFeaturesTakeTheSparseProducts(t *testing.T) {
 		}
 	}
 }
+
+// Coauthor CS's per-edge attention tensors in cs-plus-exphormer (273,776 interaction
+// edges × 512 values, 560 MB) stay one chunk under the preset's attention_chunk_mb:
+// its training step holds half the gathers of the same step chunked at the default 256
+// MiB (which also recomputes). The step's speed rests on it (docs/PERFORMANCE.md,
+// "Attention in one chunk on Coauthor CS"); a preset or a size that chunks again fails
+// here.
+func TestCoauthorCSPlusExphormerAttentionIsOneChunk(t *testing.T) {
+	if testing.Short() {
+		t.Skip("two compilations of an 11-million-parameter model")
+	}
+	dir := realDataDir(t, "gnn-benchmark/coauthor-cs.zip")
+	cs, err := data.Load("cs", data.LoadOptions{DataDir: dir, NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	gathers := func(chunkMB int) int {
+		cfg, err := Preset("cs-plus-exphormer")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if chunkMB > 0 {
+			cfg.AttentionChunkMB = chunkMB
+		}
+		m, err := NewModel(cfg, cs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer m.Close()
+		b, err := m.BuildBatch(cs, []int{0}, cs.Split.Train)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := m.Census(b, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range c.ByKind {
+			if k.Kind == "Gather" {
+				return k.Count
+			}
+		}
+		return 0
+	}
+	whole, chunked := gathers(0), gathers(256)
+	if 2*whole > chunked+2 {
+		t.Errorf("cs-plus-exphormer's step holds %d gathers, the same chunked at 256 MiB %d: its attention is chunked too", whole, chunked)
+	}
+}
