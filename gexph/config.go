@@ -392,12 +392,19 @@ func (c Config) withoutIdleFanout() Config {
 }
 
 // runChanges lists how config b differs from a apart from the run's length (epochs
-// and patience) and the bound of attention's chunks (the same results either way), as
-// ConfigChanges does; none means they describe the same run.
+// and patience), as ResultChanges does; none means they describe the same run.
 func runChanges(a, b Config) []string {
 	a, b = a.withoutIdleFanout(), b.withoutIdleFanout()
 	a.Epochs, b.Epochs = 0, 0
 	a.Patience, b.Patience = 0, 0
+	return ResultChanges(a, b)
+}
+
+// ResultChanges lists the fields in which config b differs from a, as ConfigChanges
+// does, apart from those that change how a run computes and not what (the bound of
+// attention's chunks, attention_chunk_mb): none means that a run of b gives a run of a's
+// results.
+func ResultChanges(a, b Config) []string {
 	a.AttentionChunkMB, b.AttentionChunkMB = 0, 0
 	return ConfigChanges(a, b)
 }

@@ -329,6 +329,12 @@ func TestConfigChanges(t *testing.T) {
 	if c := runChanges(a, b); strings.Join(c, "|") != strings.Join(want[1:], "|") {
 		t.Errorf("run changes %q, want %q", c, want[1:])
 	}
+	if got := ResultChanges(a, b); strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("result changes %q, want %q (attention_chunk_mb changes no result)", got, want)
+	}
+	if got := ConfigChanges(a, b); len(got) != len(want)+1 {
+		t.Errorf("config changes %q, want %q and attention_chunk_mb", got, want)
+	}
 	// A field left out of one side's JSON when empty still counts, on either side.
 	c := a
 	c.SplitFile = "s.npz"

@@ -476,8 +476,9 @@ func checkRecords(dir string, runs []SuiteRun) error {
 }
 
 // staleRecords lists the runs whose record in dir was made with another configuration
-// than the run has now (its preset or overrides changed since), each as
-// "name (field: old → new, …)". Runs without a record are not listed.
+// than the run has now (its preset or overrides changed since, in a field that changes
+// results: gexph.ResultChanges), each as "name (field: old → new, …)". Runs without a
+// record are not listed.
 func staleRecords(dir string, runs []SuiteRun) ([]string, error) {
 	var stale []string
 	for _, r := range runs {
@@ -492,7 +493,7 @@ func staleRecords(dir string, runs []SuiteRun) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if changes := gexph.ConfigChanges(rec.Config, cfg); len(changes) > 0 {
+		if changes := gexph.ResultChanges(rec.Config, cfg); len(changes) > 0 {
 			stale = append(stale, fmt.Sprintf("%s (%s)", r.Name, strings.Join(changes, ", ")))
 		}
 	}

@@ -140,6 +140,8 @@ func TestRunSuiteWritesAndResumes(t *testing.T) {
 	}
 }
 
+// TestReportFlagsStaleRecords holds the report's line on records made with another
+// configuration to the fields that change results.
 func TestReportFlagsStaleRecords(t *testing.T) {
 	dir := t.TempDir()
 	var run SuiteRun
@@ -166,6 +168,13 @@ func TestReportFlagsStaleRecords(t *testing.T) {
 	write(cfg)
 	if err := writeStaleLine(&out, meta, dir); err != nil || out.Len() != 0 {
 		t.Fatalf("current record: %q, %v; want nothing", out.String(), err)
+	}
+	// The bound of attention's chunks changes how a run computes, not its results.
+	neutral := cfg
+	neutral.AttentionChunkMB = 1024
+	write(neutral)
+	if err := writeStaleLine(&out, meta, dir); err != nil || out.Len() != 0 {
+		t.Fatalf("record with another attention_chunk_mb: %q, %v; want nothing", out.String(), err)
 	}
 	cfg.HiddenDim = 64
 	write(cfg)

@@ -75,6 +75,7 @@ func init() {
 		"ReadCheckpointInfo":       reflect.ValueOf(gexph.ReadCheckpointInfo),
 		"ReadCheckpointVariables":  reflect.ValueOf(gexph.ReadCheckpointVariables),
 		"ResolveBackend":           reflect.ValueOf(gexph.ResolveBackend),
+		"ResultChanges":            reflect.ValueOf(gexph.ResultChanges),
 		"ResultFile":               reflect.ValueOf(constant.MakeFromLiteral("\"result.json\"", token.STRING, 0)),
 		"RunFiles":                 reflect.ValueOf(gexph.RunFiles),
 		"ScheduleConstant":         reflect.ValueOf(constant.MakeFromLiteral("\"constant\"", token.STRING, 0)),
