@@ -143,6 +143,11 @@ func throughReshape(n *gobackend.Node) *gobackend.Node {
 // small-graph batches and Amazon Computers, tables of 0.6–4.4 MB, gain).
 const maxFusedTableBytes = 16 << 20
 
+// minLongRowBytes is the least row of a table larger than maxFusedTableBytes whose
+// gathers are fused all the same: a long row is one long read, whose first miss the
+// rest amortises.
+const minLongRowBytes = 1024
+
 // isRowGather tells whether g (or the input of a reshape g that keeps the leading axis)
 // gathers whole float32 rows of its operand [N, …] at int32 indices [E, 1] into rows of
 // out's size [E, …], from an operand of at most maxFusedTableBytes.
@@ -157,7 +162,7 @@ func isRowGather(g *gobackend.Node, out shapes.Shape) bool {
 	}
 	operand := g.Inputs[0].Shape
 	return operand.DType == dtypes.Float32 && !operand.IsDynamic() && operand.Rank() == g.Shape.Rank() &&
-		operand.Memory() <= maxFusedTableBytes && rowGatherShapes(p, operand, g.Inputs[1].Shape) &&
+		(operand.Memory() <= maxFusedTableBytes || operand.Memory()/uintptr(max(1, operand.Dimensions[0])) >= minLongRowBytes) && rowGatherShapes(p, operand, g.Inputs[1].Shape) &&
 		g.Shape.Dimensions[0] == out.Dimensions[0]
 }
 

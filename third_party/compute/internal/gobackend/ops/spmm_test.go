@@ -258,8 +258,30 @@ func unfusedSumsInOrder(b int) bool {
 	return !canExecuteReduceSIMD(ReduceConfig{Pattern: ReduceTrailing, A: 2, B: b}, dtypes.Float32, supportedReduceDTypes)
 }
 
-// TestLargeTablesAreNotFused: rows gathered from a table larger than maxFusedTableBytes
-// stay a plain gather (which overlaps its cache misses better), with the same results.
+// TestLongRowsOfLargeTablesAreFused: rows of at least minLongRowBytes gathered from a
+// table larger than maxFusedTableBytes (Coauthor CS's 512-wide node states in attention)
+// are fused all the same, with the unfused results to float32 rounding.
+func TestLongRowsOfLargeTablesAreFused(t *testing.T) {
+	w := minLongRowBytes / 4
+	c := spmmCase{n: maxFusedTableBytes/minLongRowBytes + 1, e: 1000, trailing: []int{w}, weightTrail: []int{w}}
+	rng := rand.New(rand.NewPCG(19, 20))
+	x, a, operand := randomFloats(rng, c.n*w), randomFloats(rng, c.e*w), randomFloats(rng, c.n*w)
+	src, dst := randomIndices(rng, c.n, c.e, false), randomIndices(rng, c.n, c.e, true)
+	got, nf := runSpmm(t, "", c, x, a, operand, src, dst)
+	want, _ := runSpmm(t, "no_fusion", c, x, a, operand, src, dst)
+	if nf != 1 {
+		t.Fatalf("a table of %d rows of %d (%d MB): %d fused nodes, want 1", c.n, w, c.n*w*4>>20, nf)
+	}
+	for i := range want[0] {
+		if d := math.Abs(float64(got[0][i]) - float64(want[0][i])); d > 1e-5*(1+math.Abs(float64(want[0][i]))) {
+			t.Fatalf("element %d: %v, unfused %v", i, got[0][i], want[0][i])
+		}
+	}
+}
+
+// TestLargeTablesAreNotFused: short rows gathered from a table larger than
+// maxFusedTableBytes stay a plain gather (which overlaps its cache misses better), with
+// the same results.
 func TestLargeTablesAreNotFused(t *testing.T) {
 	c := spmmCase{n: maxFusedTableBytes/(4*40) + 1, e: 1000, trailing: []int{40}, weightTrail: []int{40}}
 	rng := rand.New(rand.NewPCG(17, 18))
