@@ -300,6 +300,16 @@ func plusVerdictLines(s plusSet, base, ex SummaryRow, okB, okE, absent bool, inf
 			lines = append(lines, fmt.Sprintf("%s: the better preset %.2f (mean over its seeds), %s", s.name, best, targetVerdict(best, s.target)))
 		}
 		return append(lines, effectOfAttention(base, ex).line(s.name))
+	case okB || okE:
+		ran, missing, r := s.name+"-"+VariantPlus, s.name+"-"+VariantPlusExphormer, base
+		if okE {
+			ran, missing, r = missing, ran, ex
+		}
+		line := fmt.Sprintf("%s: %s %s over %s so far", s.name, ran, formatMeanStd(r.TestMean*100, r.TestStd*100, r.Runs, 2), seedCount(r.Runs))
+		if s.target > 0 {
+			line += ", " + targetVerdict(r.TestMean*100, s.target)
+		}
+		return []string{line + fmt.Sprintf("; %s %s, so no verdict on the attention yet (`%s`)", missing, notRunYet, command)}
 	case absent:
 		return []string{fmt.Sprintf("%s: no data on this machine: %s, then `%s`", s.name, fetchCommand(info), command)}
 	}

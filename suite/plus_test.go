@@ -227,3 +227,27 @@ func writeConfiguredRecord(t *testing.T, dir string, r SuiteRun, test float64) {
 		t.Fatal(err)
 	}
 }
+
+// TestPlusSectionWithOneVariantRun holds the section's line of a data set on which only
+// NAME-plus has run to that preset's figure and target, with no verdict on the attention.
+func TestPlusSectionWithOneVariantRun(t *testing.T) {
+	root := t.TempDir()
+	dataRoot := dataRootWith(t, "computers", "cs")
+	dir := filepath.Join(root, SuitePlus)
+	for _, r := range PlusSuite(2) {
+		if r.Dataset == "cs" && r.Variant == VariantPlus {
+			writeConfiguredRecord(t, dir, r, 0.96+0.002*float64(r.Seed))
+		}
+	}
+	if err := writeSuiteCSV(filepath.Join(dir, "runs"), filepath.Join(dir, "results.csv")); err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	if err := writePlusSection(&b, root, []string{dataRoot}, "CMD"); err != nil {
+		t.Fatal(err)
+	}
+	want := "- cs: cs-plus 96.30 ± 0.10 over 2 seeds so far, target ≥ 96.4 — missed by 0.10 points; cs-plus-exphormer not run yet, so no verdict on the attention yet (`CMD`)"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("section lacks %q:\n%s", want, b.String())
+	}
+}
