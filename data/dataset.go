@@ -282,12 +282,14 @@ func (d *Dataset) validateSplit(forTraining bool) error {
 	if err := d.Split.validate(limit, what, forTraining); err != nil {
 		return fmt.Errorf("data set %q: %w", d.Name, err)
 	}
-	if labels := d.Graphs[0].NodeLabels; d.Transductive && d.Task == NodeClassification && len(labels) == d.Graphs[0].NumNodes {
-		for _, part := range SplitNames() {
-			for _, v := range d.Split.Part(part) {
-				if labels[v] == Unlabelled {
-					return fmt.Errorf("data set %q: the %s split holds node %d, which is unlabelled (-1)", d.Name, part, v)
-				}
+	if !d.Transductive || d.Task != NodeClassification || len(d.Graphs[0].NodeLabels) != d.Graphs[0].NumNodes {
+		return nil
+	}
+	labels := d.Graphs[0].NodeLabels
+	for _, part := range SplitNames() {
+		for _, v := range d.Split.Part(part) {
+			if labels[v] == Unlabelled {
+				return fmt.Errorf("data set %q: the %s split holds node %d, which is unlabelled (-1)", d.Name, part, v)
 			}
 		}
 	}

@@ -158,16 +158,21 @@ func effectOfAttention(base, ex SummaryRow) attentionEffect {
 	default:
 		e.t = e.meanDiff / (sd / math.Sqrt(float64(n)))
 	}
-	switch {
-	case e.t > e.critical:
-		e.verdict = verdictHelps
-	case e.t < -e.critical:
-		e.verdict = verdictHurts
-	default:
-		e.verdict = verdictNothing
-	}
+	e.verdict = tVerdict(e.t, e.critical)
 	e.reason = fmt.Sprintf("paired t = %.2f against ±%.2f, the two-sided 5 %% critical value with %d degrees of freedom", e.t, e.critical, n-1)
 	return e
+}
+
+// tVerdict is the verdict of a two-sided t test of the attention's effect: t beyond
+// ±critical helps or hurts, else no detectable difference.
+func tVerdict(t, critical float64) string {
+	switch {
+	case t > critical:
+		return verdictHelps
+	case t < -critical:
+		return verdictHurts
+	}
+	return verdictNothing
 }
 
 // line writes the effect on data set ds, with each variant's mean ± std over the common

@@ -39,7 +39,13 @@ func readSplitFileRuns(dir string) ([]splitFileRuns, error) {
 	if err != nil {
 		return nil, err
 	}
-	groups := map[string]*splitFileRuns{}
+	type run struct {
+		key  splitFileRuns // Its group: data set, preset, split file and metric.
+		seed int
+		test float64
+		path string
+	}
+	var runs []run
 	for _, path := range paths {
 		var r gexph.Result
 		raw, err := os.ReadFile(path)
@@ -55,36 +61,25 @@ func readSplitFileRuns(dir string) ([]splitFileRuns, error) {
 		if r.Config.SplitFile == "" {
 			return nil, fmt.Errorf("plus report: %s: its run has no split_file: a run on random splits belongs to the suite's own records", path)
 		}
-		split := filepath.Base(r.Config.SplitFile)
-		key := r.Dataset + "\x00" + r.Preset + "\x00" + split
-		g := groups[key]
-		if g == nil {
-			g = &splitFileRuns{dataset: r.Dataset, preset: r.Preset, splitFile: split, metric: r.Metric}
-			groups[key] = g
-		}
-		if slices.Contains(g.seeds, int(r.Seed)) {
-			return nil, fmt.Errorf("plus report: %s: a second run of %s on %s with seed %d", path, r.Preset, split, r.Seed)
-		}
-		g.seeds = append(g.seeds, int(r.Seed))
-		g.tests = append(g.tests, r.TestMetric)
+		key := splitFileRuns{dataset: r.Dataset, preset: r.Preset, splitFile: filepath.Base(r.Config.SplitFile), metric: r.Metric}
+		runs = append(runs, run{key: key, seed: int(r.Seed), test: r.TestMetric, path: path})
 	}
-	var out []splitFileRuns
-	for _, g := range groups {
-		idx := make([]int, len(g.seeds))
-		for i := range idx {
-			idx[i] = i
-		}
-		slices.SortFunc(idx, func(a, b int) int { return cmp.Compare(g.seeds[a], g.seeds[b]) })
-		sorted := splitFileRuns{dataset: g.dataset, preset: g.preset, splitFile: g.splitFile, metric: g.metric}
-		for _, i := range idx {
-			sorted.seeds = append(sorted.seeds, g.seeds[i])
-			sorted.tests = append(sorted.tests, g.tests[i])
-		}
-		out = append(out, sorted)
-	}
-	slices.SortFunc(out, func(a, b splitFileRuns) int {
-		return cmp.Or(cmp.Compare(a.dataset, b.dataset), cmp.Compare(a.splitFile, b.splitFile), cmp.Compare(a.preset, b.preset))
+	slices.SortStableFunc(runs, func(a, b run) int {
+		return cmp.Or(cmp.Compare(a.key.dataset, b.key.dataset), cmp.Compare(a.key.splitFile, b.key.splitFile),
+			cmp.Compare(a.key.preset, b.key.preset), cmp.Compare(a.seed, b.seed))
 	})
+	var out []splitFileRuns
+	for i, r := range runs {
+		same := i > 0 && runs[i-1].key.dataset == r.key.dataset && runs[i-1].key.preset == r.key.preset && runs[i-1].key.splitFile == r.key.splitFile
+		switch {
+		case same && runs[i-1].seed == r.seed:
+			return nil, fmt.Errorf("plus report: %s: a second run of %s on %s with seed %d", r.path, r.key.preset, r.key.splitFile, r.seed)
+		case !same:
+			out = append(out, r.key)
+		}
+		g := &out[len(out)-1]
+		g.seeds, g.tests = append(g.seeds, r.seed), append(g.tests, r.test)
+	}
 	return out, nil
 }
 
@@ -113,18 +108,12 @@ func welchVerdict(base, ex splitFileRuns) string {
 		if diff == 0 {
 			return fmt.Sprintf("**%s** (the same accuracy on every seed)", verdictNothing)
 		}
-		return fmt.Sprintf("**%s**, %+.2f points (no spread on either side)", map[bool]string{true: verdictHelps, false: verdictHurts}[diff > 0], diff)
+		return fmt.Sprintf("**%s**, %+.2f points (no spread on either side)", tVerdict(diff, 0), diff)
 	}
 	t := (m1 - m2) / math.Sqrt(v1+v2)
 	df := (v1 + v2) * (v1 + v2) / (v1*v1/(n1-1) + v2*v2/(n2-1))
 	critical := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}.Quantile(0.975)
-	verdict := verdictNothing
-	switch {
-	case t > critical:
-		verdict = verdictHelps
-	case t < -critical:
-		verdict = verdictHurts
-	}
+	verdict := tVerdict(t, critical)
 	return fmt.Sprintf("**%s**, %+.2f points (Welch's t = %.2f against ±%.2f, %.1f degrees of freedom)", verdict, diff, t, critical, df)
 }
 
