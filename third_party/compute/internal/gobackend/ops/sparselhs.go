@@ -119,16 +119,12 @@ func execSparseDot(backend *gobackend.Backend, node *gobackend.Node, inputs []*g
 	}
 	out := output.Flat.([]float32)
 	switch {
-	case sparseA && transposed:
-		bt := make([]float32, k*n)
-		transpose2D(backend, b, bt, n, k)
-		sparseLHSProduct(backend, out, xa, bt, m, n)
-	case sparseA:
-		sparseLHSProduct(backend, out, xa, b, m, n)
-	case transposed: // The rows of b [N, K] are the columns of the right operand bᵀ.
-		sparseRHSProduct(backend, out, a, xb, m, k, n)
-	default:
-		sparseRHSProduct(backend, out, a, xb.columns(n), m, k, n)
+	case sparseA: // out = x · b, b [K, N] or, transposed, [N, K].
+		sparseProduct(backend, out, xa, m, b, k, n, transposed, false)
+	case transposed: // outᵀ = b · aᵀ: the rows of b [N, K] are the columns of x = bᵀ.
+		sparseProduct(backend, out, xb, n, a, k, m, true, true)
+	default: // outᵀ = xᵀ · aᵀ, x = b [K, N] listed by column.
+		sparseProduct(backend, out, xb.columns(n), n, a, k, m, true, true)
 	}
 	backend.SparseProducts.Add(1)
 	return output, nil
@@ -224,12 +220,18 @@ func (s sparseRows) columns(n int) sparseRows {
 // dense operand it reads (K rows of this width) stays in the cache across rows.
 const sparseTileLanes = 4
 
-// tileWork splits tiles × rows of work into items of one tile and a range of rows, and
-// runs fn over them in parallel. Rows are split only where there are fewer than 4
-// tiles a worker, so that a tail tile narrower than the others does not leave one
-// worker with most of the work; each worker's items are consecutive, ranges of rows
-// first.
-func tileWork(backend *gobackend.Backend, tiles, rows int, fn func(tile, r0, r1 int)) {
+// sparseProduct sets the product p [R, C] = s · d of s [R, K], listed by row, and the
+// dense d [K, C], held by rows or, with dTransposed, as dᵀ [C, K]: p[r, c] is Σ_k
+// s[r, k] · d[k, c] over s's non-zero entries in order of k, in fused multiply-adds, a
+// tile of sparseTileLanes SIMD vectors of d's columns at a time, copied contiguous into
+// a buffer [K, tile] that stays in the cache (and its pages in the TLB) across the rows
+// of s. p goes to out [R, C], or with outTransposed to out [C, R]. Tiles and ranges of
+// rows are split among the workers (rows only where there are fewer than 4 tiles a
+// worker, so that a narrow tail tile does not leave one worker with most of the work),
+// each worker reusing one buffer.
+func sparseProduct(backend *gobackend.Backend, out []float32, s sparseRows, rows int, d []float32, k, cols int, dTransposed, outTransposed bool) {
+	width := sparseTileLanes * float32Lanes()
+	tiles := (cols + width - 1) / width
 	p := 1
 	if backend.Workers != nil {
 		p = backend.Workers.AdjustedMaxParallelism()
@@ -237,64 +239,71 @@ func tileWork(backend *gobackend.Backend, tiles, rows int, fn func(tile, r0, r1 
 	parts := max(1, min((4*p+tiles-1)/tiles, rows/sparseChunkRows))
 	per := (rows + parts - 1) / parts
 	splitWork(backend, tiles*parts, 1, func(lo, hi int) {
+		tile, acc := make([]float32, k*width), make([]float32, width)
 		for it := lo; it < hi; it++ {
 			part, t := it/tiles, it%tiles
-			if r0 := part * per; r0 < rows {
-				fn(t, r0, min(rows, r0+per))
+			r0, c0 := part*per, t*width
+			if r0 >= rows {
+				continue
 			}
-		}
-	})
-}
-
-// sparseLHSProduct sets out [M, N] to x · w for x [M, K] listed by row and w [K, N]: out
-// [m, j] is Σ_k x[m, k] · w[k, j] over x's non-zero entries in order of k, in fused
-// multiply-adds, a tile of columns of w at a time, copied into a contiguous buffer.
-func sparseLHSProduct(backend *gobackend.Backend, out []float32, x sparseRows, w []float32, m, n int) {
-	width := sparseTileLanes * float32Lanes()
-	k := len(w) / n
-	tileWork(backend, (n+width-1)/width, m, func(t, r0, r1 int) {
-		j0 := t * width
-		if j0+width > n {
-			for r := r0; r < r1; r++ {
-				row := out[r*n+j0 : (r+1)*n]
-				clear(row)
-				for e := x.start[r]; e < x.start[r+1]; e++ {
-					c := int(x.cols[e]) * n
-					addScaledRow(row, x.vals[e], w[c+j0:c+n])
+			w := min(width, cols-c0)
+			packTile(tile[:k*w], d, k, cols, c0, w, dTransposed)
+			for r := r0; r < min(rows, r0+per); r++ {
+				if w == width {
+					sparseRowTile(acc, s, r, tile)
+				} else {
+					clear(acc[:w])
+					for e := s.start[r]; e < s.start[r+1]; e++ {
+						addScaledRow(acc[:w], s.vals[e], tile[int(s.cols[e])*w:])
+					}
+				}
+				if !outTransposed {
+					copy(out[r*cols+c0:], acc[:w])
+					continue
+				}
+				for j, v := range acc[:w] {
+					out[(c0+j)*rows+r] = v
 				}
 			}
-			return
 		}
-		wt := make([]float32, k*width)
-		for kk := range k {
-			copy(wt[kk*width:(kk+1)*width], w[kk*n+j0:])
-		}
-		sparseRowsTile(out[j0:], x, wt, n, r0, r1)
 	})
 }
 
-// sparseRowsTile sets out[r·n : r·n+4·lanes] for rows r0 to r1 of x · wt, where wt [K,
-// 4·lanes] is a tile of w's columns made contiguous (see sparseLHSProduct), summing in
-// four vector registers.
-func sparseRowsTile(out []float32, x sparseRows, wt []float32, n, r0, r1 int) {
+// packTile copies columns c0 to c0+w of d [K, C] into tile [K, w]; d is held by rows or,
+// with transposed, as dᵀ [C, K].
+func packTile(tile, d []float32, k, cols, c0, w int, transposed bool) {
+	if !transposed {
+		for kk := range k {
+			copy(tile[kk*w:(kk+1)*w], d[kk*cols+c0:])
+		}
+		return
+	}
+	for j := range w {
+		for kk, v := range d[(c0+j)*k : (c0+j+1)*k] {
+			tile[kk*w+j] = v
+		}
+	}
+}
+
+// sparseRowTile sets acc [4·lanes] to Σ_k s[r, k] · tile[k, …] over row r of s (see
+// sparseProduct), summing in four vector registers.
+func sparseRowTile(acc []float32, s sparseRows, r int, tile []float32) {
 	vLen := float32Lanes()
 	width := 4 * vLen
-	for r := r0; r < r1; r++ {
-		acc0 := simd.BroadcastFloat32s(0)
-		acc1, acc2, acc3 := acc0, acc0, acc0
-		for e := x.start[r]; e < x.start[r+1]; e++ {
-			v := simd.BroadcastFloat32s(x.vals[e])
-			c := int(x.cols[e]) * width
-			acc0 = simd.LoadFloat32s(wt[c:]).MulAdd(v, acc0)
-			acc1 = simd.LoadFloat32s(wt[c+vLen:]).MulAdd(v, acc1)
-			acc2 = simd.LoadFloat32s(wt[c+2*vLen:]).MulAdd(v, acc2)
-			acc3 = simd.LoadFloat32s(wt[c+3*vLen:]).MulAdd(v, acc3)
-		}
-		acc0.Store(out[r*n:])
-		acc1.Store(out[r*n+vLen:])
-		acc2.Store(out[r*n+2*vLen:])
-		acc3.Store(out[r*n+3*vLen:])
+	acc0 := simd.BroadcastFloat32s(0)
+	acc1, acc2, acc3 := acc0, acc0, acc0
+	for e := s.start[r]; e < s.start[r+1]; e++ {
+		v := simd.BroadcastFloat32s(s.vals[e])
+		c := int(s.cols[e]) * width
+		acc0 = simd.LoadFloat32s(tile[c:]).MulAdd(v, acc0)
+		acc1 = simd.LoadFloat32s(tile[c+vLen:]).MulAdd(v, acc1)
+		acc2 = simd.LoadFloat32s(tile[c+2*vLen:]).MulAdd(v, acc2)
+		acc3 = simd.LoadFloat32s(tile[c+3*vLen:]).MulAdd(v, acc3)
 	}
+	acc0.Store(acc)
+	acc1.Store(acc[vLen:])
+	acc2.Store(acc[2*vLen:])
+	acc3.Store(acc[3*vLen:])
 }
 
 // addScaledRow sets row[j] = v·w[j] + row[j] in fused multiply-adds.
@@ -310,57 +319,4 @@ func addScaledRow(row []float32, v float32, w []float32) {
 		vr, _ := simd.LoadFloat32sPart(row[j:])
 		vw.MulAdd(vv, vr).StorePart(row[j:])
 	}
-}
-
-// sparseRHSProduct sets out [M, N] to a [M, K] · x for x [K, N] listed by column (xt,
-// the rows of xᵀ): out[i, j] is Σ_k a[i, k] · x[k, j] over x's non-zero entries in order
-// of k, in fused multiply-adds, a tile of rows of a at a time, transposed into a buffer
-// aᵀ [K, tile] that stays in the cache across the columns of x.
-func sparseRHSProduct(backend *gobackend.Backend, out, a []float32, xt sparseRows, m, k, n int) {
-	width := sparseTileLanes * float32Lanes()
-	tileWork(backend, (m+width-1)/width, n, func(t, j0, j1 int) {
-		i0 := t * width
-		i1 := min(m, i0+width)
-		at := make([]float32, k*width)
-		for i := i0; i < i1; i++ {
-			for kk, v := range a[i*k : (i+1)*k] {
-				at[kk*width+i-i0] = v
-			}
-		}
-		col := make([]float32, width)
-		for j := j0; j < j1; j++ {
-			if i1-i0 == width {
-				sparseColumnTile(col, xt, at, width, j)
-			} else {
-				clear(col)
-				for e := xt.start[j]; e < xt.start[j+1]; e++ {
-					r := int(xt.cols[e]) * width
-					addScaledRow(col[:i1-i0], xt.vals[e], at[r:r+i1-i0])
-				}
-			}
-			for i := i0; i < i1; i++ {
-				out[i*n+j] = col[i-i0]
-			}
-		}
-	})
-}
-
-// sparseColumnTile sets col [4·lanes] to Σ_k x[k, j] · at[k, …] over column j of x
-// (see sparseRHSProduct), summing in four vector registers.
-func sparseColumnTile(col []float32, xt sparseRows, at []float32, width, j int) {
-	vLen := float32Lanes()
-	acc0 := simd.BroadcastFloat32s(0)
-	acc1, acc2, acc3 := acc0, acc0, acc0
-	for e := xt.start[j]; e < xt.start[j+1]; e++ {
-		v := simd.BroadcastFloat32s(xt.vals[e])
-		r := int(xt.cols[e]) * width
-		acc0 = simd.LoadFloat32s(at[r:]).MulAdd(v, acc0)
-		acc1 = simd.LoadFloat32s(at[r+vLen:]).MulAdd(v, acc1)
-		acc2 = simd.LoadFloat32s(at[r+2*vLen:]).MulAdd(v, acc2)
-		acc3 = simd.LoadFloat32s(at[r+3*vLen:]).MulAdd(v, acc3)
-	}
-	acc0.Store(col)
-	acc1.Store(col[vLen:])
-	acc2.Store(col[2*vLen:])
-	acc3.Store(col[3*vLen:])
 }
