@@ -242,12 +242,6 @@ func addPlusPresets(add func(string, func(*Config))) {
 		add(p.name+"-plus-exphormer", func(c *Config) {
 			recipe(c)
 			c.Attention = layers.GlobalExphormer
-			// Not a model setting (the losses are the same bit for bit): CS's per-edge
-			// attention tensors, 273,776 edges × 512 values, are 560 MB; in one chunk
-			// instead of three of the default 256 MB its step holds 30 gathers instead
-			// of 62 and takes about 5 % less CPU time, in no more memory
-			// (docs/PERFORMANCE.md). The other sets' are below 256 MB.
-			c.AttentionChunkMB = 1024
 		})
 	}
 }
