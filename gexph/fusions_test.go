@@ -24,6 +24,7 @@ var fusionPatterns = map[string]string{
 	"AffineRows":       "per-column affine rows: a batch norm's x ⊙ a + c and its input gradient (layers/norm.go)",
 	"LogisticSlope":    "the gradient through the logistic function: GatedGCN's gates (layers/mpnn.go)",
 	"ThresholdProduct": "the PE gate's MLP on one number per edge, its rectifier's pattern never formed (layers/mpnn.go scalarMLP)",
+	"SparseGradient":   "weight gradients xᵀ·g of dense maps on wide inputs (node features: the input encoder, a classic layer's input maps) without autodiff's two transposes",
 }
 
 // trainFusions builds the preset's model on ds and returns the fused kernels of its
@@ -101,7 +102,7 @@ func TestTrainingStepsHoldTheirFusedKernels(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkFusions(t, "Amazon Computers' training step (computers preset, the whole graph)", trainFusions(t, "computers", computers, 1), map[string]int{
-		"AffineRows": 26, "GatherMulScatter": 24, "GatheredDot": 8, "ProductSum": 39, "SegmentSoftmax": 8, "TallDense": 1, "TallGram": 26,
+		"AffineRows": 26, "GatherMulScatter": 24, "GatheredDot": 8, "ProductSum": 39, "SegmentSoftmax": 8, "SparseGradient": 1, "TallDense": 1, "TallGram": 26,
 	})
 }
 
@@ -131,7 +132,8 @@ func TestNoFusionBackendFusesNothing(t *testing.T) {
 // Bag-of-words node features (Cora's: 1.3 % of [2,708, 1,433] non-zero) take the pure-Go
 // backend's products on a sparse operand (third_party/compute, ops/sparselhs.go) for the
 // encoder's x · w and its weight gradient, instead of the GEMM; the losses of two
-// training steps equal go:no_fusion's (the GEMM everywhere) to float32 rounding. A
+// training steps equal go:no_fusion's (the GEMM everywhere) to float32 rounding; the
+// weight gradient is one fused node (SparseGradient), autodiff's transposes gone. A
 // change that makes the features dense before their first product (a normalisation in
 // the graph, a concatenation with the encodings) fails here.
 func TestSparseFeaturesTakeTheSparseProducts(t *testing.T) {
@@ -171,6 +173,9 @@ func TestSparseFeaturesTakeTheSparseProducts(t *testing.T) {
 	want, gemm := steps("go:no_fusion")
 	if sparse < 4 || gemm != 0 {
 		t.Errorf("products on a sparse operand in two steps: %d (go), %d (go:no_fusion); want at least 4 (x · w and its weight gradient a step) and 0", sparse, gemm)
+	}
+	if n := trainFusions(t, "cora", cora, 1)["SparseGradient"]; n != 1 {
+		t.Errorf("Cora's training step: %d SparseGradient nodes, want 1 (the encoder's weight gradient read from the features by column, not transposed twice)", n)
 	}
 	for i := range got {
 		if math.Abs(got[i]-want[i]) > 1e-5*math.Abs(want[i]) {
