@@ -24,6 +24,7 @@ var fusionPatterns = map[string]string{
 	"AffineRows":       "per-column affine rows: a batch norm's x ⊙ a + c and its input gradient (layers/norm.go)",
 	"LogisticSlope":    "the gradient through the logistic function: GatedGCN's gates (layers/mpnn.go)",
 	"ThresholdProduct": "the PE gate's MLP on one number per edge, its rectifier's pattern never formed (layers/mpnn.go scalarMLP)",
+	"GatherScatter":    "out[dst] += x[src] without weights: a mean or sum aggregation's neighbour sums and their backward (layers/mpnn.go SAGEAggregate)",
 	"SparseGradient":   "weight gradients xᵀ·g of dense maps on wide inputs (node features: the input encoder, a classic layer's input maps) without autodiff's two transposes",
 }
 
@@ -82,7 +83,8 @@ func checkFusions(t *testing.T, what string, got, want map[string]int) {
 // The speed of the pure-Go backend rests on graph transformations that fuse the ops the
 // layers build into kernels; an edit of a layer that changes its ops silently turns a
 // fusion off (its results stay the same, see TestFusedKernelsEqualUnfused). The training
-// steps of PATTERN's and Amazon Computers' presets hold exactly these fused nodes; a count
+// steps of PATTERN's and Amazon Computers' presets, and of the GraphSAGE of cs-plus (on
+// Cora, whose features are as sparse as CS's), hold exactly these fused nodes; a count
 // that moves names the fusion and the layer pattern it takes.
 func TestTrainingStepsHoldTheirFusedKernels(t *testing.T) {
 	pattern, err := data.Load("pattern", data.LoadOptions{Seed: 1, TrainGraphs: 32, ValGraphs: 1, TestGraphs: 1})
@@ -103,6 +105,13 @@ func TestTrainingStepsHoldTheirFusedKernels(t *testing.T) {
 	}
 	checkFusions(t, "Amazon Computers' training step (computers preset, the whole graph)", trainFusions(t, "computers", computers, 1), map[string]int{
 		"AffineRows": 26, "GatherMulScatter": 24, "GatheredDot": 8, "ProductSum": 39, "SegmentSoftmax": 8, "SparseGradient": 1, "TallDense": 1, "TallGram": 26,
+	})
+	cora, err := data.Load("cora", data.LoadOptions{DataDir: realDataDir(t, "gnn-benchmark/cora.npz"), NoCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkFusions(t, "Luo et al.'s GraphSAGE on Cora's features (cs-plus preset, the whole graph)", trainFusions(t, "cs-plus", cora, 1), map[string]int{
+		"GatherScatter": 4, "ProductSum": 2, "SparseGradient": 1,
 	})
 }
 

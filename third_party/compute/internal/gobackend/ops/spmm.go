@@ -54,15 +54,22 @@ func init() {
 const spmmPriority = 60
 
 // gatherMulScatter is the Data of a fused ScatterSum, whose inputs are then operand,
-// destination indices, weights a, source rows x and source indices.
+// destination indices, weights a, source rows x and source indices; without weights
+// (repeat 0: the sums of neighbour rows of a mean or sum aggregation) operand,
+// destination indices, source rows x and source indices.
 type gatherMulScatter struct {
 	// repeat is how many consecutive product elements share one weight: 1 when a has the
-	// products' shape.
+	// products' shape; 0 without weights.
 	repeat int
 }
 
 // FusionName implements gobackend.Fusion.
-func (*gatherMulScatter) FusionName() string { return "GatherMulScatter" }
+func (p *gatherMulScatter) FusionName() string {
+	if p.repeat == 0 {
+		return "GatherScatter"
+	}
+	return "GatherMulScatter"
+}
 
 // GatherMulScatterFusion is the graph transformation that fuses ScatterSum(operand, dst,
 // Mul(a, Gather(x, src))) into one node (see the file comment).
@@ -88,6 +95,13 @@ func (*GatherMulScatterFusion) Apply(b *gobackend.Builder) (bool, error) {
 			continue
 		}
 		mul := s.Inputs[2]
+		if uses[mul.Index] == 1 && isRowGather(mul, mul.Shape) { // Unweighted: out[dst[e]] += x[src[e]].
+			g := throughReshape(mul)
+			s.Inputs = []*gobackend.Node{s.Inputs[0], s.Inputs[1], g.Inputs[0], g.Inputs[1]}
+			s.Data = &gatherMulScatter{}
+			s.ClearCachedExecutor()
+			continue
+		}
 		if mul.OpType != compute.OpTypeMul || uses[mul.Index] != 1 || len(mul.Inputs) != 2 || mul.Data != nil && !isBroadcastData(mul) {
 			continue
 		}
@@ -188,16 +202,21 @@ func weightRepeat(a, out shapes.Shape) (int, bool) {
 }
 
 // execGatherMulScatter runs a fused ScatterSum: out = operand, then out[dst[e]] +=
-// a[e] ⊙ x[src[e]] for each edge e in order (source indices clamped as Gather does,
-// destinations outside the operand skipped as ScatterSum does). Workers own ranges of
-// destination rows. Any other ScatterSum falls back.
+// a[e] ⊙ x[src[e]] (or x[src[e]] without weights) for each edge e in order (source
+// indices clamped as Gather does, destinations outside the operand skipped as ScatterSum
+// does). Workers own ranges of destination rows. Any other ScatterSum falls back.
 func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, inputsOwned []bool) (*gobackend.Buffer, error) {
 	p, ok := node.Data.(*gatherMulScatter)
 	if !ok {
 		return nil, gobackend.ErrFallback
 	}
-	dst, src := inputs[1].Flat.([]int32), inputs[4].Flat.([]int32)
-	a, x := inputs[2].Flat.([]float32), inputs[3].Flat.([]float32)
+	xIn := inputs[len(inputs)-2]
+	dst, src := inputs[1].Flat.([]int32), inputs[len(inputs)-1].Flat.([]int32)
+	x := xIn.Flat.([]float32)
+	var a []float32
+	if p.repeat > 0 {
+		a = inputs[2].Flat.([]float32)
+	}
 	output, err := scatterOutput(backend, node, inputs, inputsOwned)
 	if err != nil {
 		return nil, err
@@ -207,10 +226,10 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 	}
 	out := output.Flat.([]float32)
 	n, width := node.Shape.Dimensions[0], node.Shape.Size()/max(node.Shape.Dimensions[0], 1)
-	last := int32(inputs[3].RawShape.Dimensions[0] - 1)
+	last := int32(xIn.RawShape.Dimensions[0] - 1)
 	splitWork(backend, n, max(1, rowsMinChunk/(4*max(width, 1))), func(lo, hi int) {
 		l, h := int32(lo), int32(hi)
-		wa := width / p.repeat
+		wa := width / max(p.repeat, 1)
 		// One permute spreads an edge's weights over a vector where a vector holds them all;
 		// else short segments are blended from broadcasts, long ones scaled by one each.
 		lanes := spreadLanes()
@@ -229,6 +248,8 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 			row := x[clampedRow(src[e], last)*width:][:width]
 			o := out[int(i)*width:][:width]
 			switch {
+			case p.repeat == 0:
+				simdAddVVFloat32(o, row, o)
 			case p.repeat == 1:
 				addProducts(o, a[e*width:][:width], row)
 			case permuted:

@@ -23,6 +23,7 @@ type spmmCase struct {
 	sharedGather, extraMul bool
 	reshape                bool // Gather flat rows of x [n, w] and reshape them to the trailing dims.
 	unsortedDst            bool // Destinations in random order (else sorted).
+	unweighted             bool // ScatterSum(operand, dst, Gather(x, src)): no Mul, a unused.
 }
 
 // runSpmm builds out = ScatterSum(operand, dst, Mul(a, Gather(x, src))) on a backend of
@@ -62,6 +63,9 @@ func runSpmm(t *testing.T, config string, c spmmCase, x, a, operand []float32, s
 	prod := m(Mul(f, pa, g))
 	if c.extraMul {
 		prod = m(Mul(f, g, pa))
+	}
+	if c.unweighted {
+		prod = g
 	}
 	out := m(ScatterSum(f, pop, pdst, prod, 1, window, []int{0}, []int{0}, false, false))
 	outs := []compute.Value{out}
@@ -106,7 +110,8 @@ func runSpmm(t *testing.T, config string, c spmmCase, x, a, operand []float32, s
 // in one vector, across vectors and in a partial last vector), destinations sorted and
 // in random order, isolated nodes, indices out of range (clamped sources, skipped
 // destinations), a gather that has another consumer, and graphs large enough to split
-// across workers; and to a float64 sum computed here.
+// across workers; without weights too (the sums of a mean or sum aggregation, fused
+// unless the gather has another consumer); and to a float64 sum computed here.
 func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 	cases := []spmmCase{
 		{n: 7, e: 30, trailing: []int{1}, weightTrail: []int{1}},
@@ -121,6 +126,10 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 		{n: 300, e: 5000, trailing: []int{5, 7}, weightTrail: []int{5, 1}},  // Segments across vectors, a partial last one.
 		{n: 300, e: 5000, trailing: []int{4, 10}, weightTrail: []int{4, 1}, unsortedDst: true},
 		{n: 3000, e: 60000, trailing: []int{40}, weightTrail: []int{40}, unsortedDst: true},
+		{n: 7, e: 30, trailing: []int{1}, weightTrail: []int{1}, unweighted: true},
+		{n: 300, e: 5000, trailing: []int{37}, weightTrail: []int{1}, unweighted: true},
+		{n: 3000, e: 60000, trailing: []int{4, 10}, weightTrail: []int{1, 1}, unweighted: true, reshape: true, unsortedDst: true},
+		{n: 300, e: 5000, trailing: []int{40}, weightTrail: []int{1}, unweighted: true, sharedGather: true},
 	}
 	rng := rand.New(rand.NewPCG(11, 12))
 	for _, c := range cases {
@@ -130,8 +139,12 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 		src[0], dst[1], dst[2] = int32(c.n+3), -1, int32(c.n)                                             // Clamped; skipped; skipped.
 		fused, nf := runSpmm(t, "", c, x, a, operand, src, dst)
 		plain, np := runSpmm(t, "no_fusion", c, x, a, operand, src, dst)
-		if nf != 1 || np != 0 {
-			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want 1 (0)", c, nf, np)
+		wantFused := 1
+		if c.unweighted && c.sharedGather {
+			wantFused = 0 // The gathered rows are an output: they exist anyway.
+		}
+		if nf != wantFused || np != 0 {
+			t.Fatalf("%+v: %d fused nodes (no_fusion: %d), want %d (0)", c, nf, np, wantFused)
 		}
 		for o := range plain {
 			for i := range plain[o] {
@@ -150,7 +163,11 @@ func TestGatherMulScatterEqualsUnfused(t *testing.T) {
 			}
 			s := int(min(src[e], int32(c.n-1)))
 			for k := range w {
-				want[int(d)*w+k] += float64(a[e*aw+k*aw/w]) * float64(x[s*w+k])
+				weight := 1.0
+				if !c.unweighted {
+					weight = float64(a[e*aw+k*aw/w])
+				}
+				want[int(d)*w+k] += weight * float64(x[s*w+k])
 			}
 		}
 		for i, v := range want {
