@@ -204,18 +204,15 @@ func (m *Model) headGraph(scope *model.Scope, h *Node, in *Inputs[*Node]) *Node 
 // encodeFirstMaps returns the k input maps of a classic model's first layer
 // (layers.GPSConfig.ClassicInputMaps): the node features times each of the layer's k
 // weights, [rows, HiddenDim] each and without bias, computed as one encoding of width
-// k·HiddenDim (the weights of a dense feature matrix sliced, never the result).
+// k·HiddenDim (the weights of a dense feature matrix sliced, never the result; an
+// encoding of other features split by layers.SliceParts, whose gradient is one
+// concatenation).
 func (m *Model) encodeFirstMaps(scope *model.Scope, in *Inputs[*Node]) []*Node {
 	d, k := m.cfg.HiddenDim, m.cfg.gpsConfig().ClassicInputMaps()
 	if m.spec.node.kind == data.Dense {
 		return layers.LinearParts(scope, in.X, false, d, k)
 	}
-	all := m.encodeNodes(scope, in, k*d, false)
-	maps := make([]*Node, k)
-	for p := range maps {
-		maps[p] = Slice(all, AxisRange(), AxisRange(p*d, (p+1)*d))
-	}
-	return maps
+	return layers.SliceParts(m.encodeNodes(scope, in, k*d, false), d, k)
 }
 
 // encodeNodes embeds the node features to width dim: a linear map (dense, sparse) or a

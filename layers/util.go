@@ -261,6 +261,42 @@ func broadcastDense(x, w, bias *Node, outDim, parts int) []*Node {
 	return outs
 }
 
+// SliceParts returns the parts consecutive blocks of width columns of x's last axis
+// (which must be parts·width long), as Slice would, with one difference in the backward
+// pass: the gradient with respect to x is the concatenation of the parts' gradients (one
+// pass writing x's size; a part that reaches no output contributes zeros), where the
+// generic gradient of each slice pads it with zeros to x's whole shape and sums the
+// padded tensors (parts passes of x's size, and as many additions). For a feature
+// encoding of width parts·width split into a layer's input maps (Coauthor CS: 6 maps of
+// 512 columns on 18,333 nodes) those passes were a tenth of the training step.
+func SliceParts(x *Node, width, parts int) []*Node {
+	if x.Rank() < 1 || width <= 0 || parts <= 0 || dim(x, -1) != width*parts {
+		failf("SliceParts: %d parts of %d columns need a last axis of %d, got shape %s", parts, width, width*parts, x.Shape())
+	}
+	if parts == 1 {
+		return []*Node{x}
+	}
+	adjoints := make([]*Node, parts) // Gradients of the parts, set in the backward pass.
+	part := x.Shape().Clone()
+	part.Dimensions[part.Rank()-1] = width
+	x = IdentityWithCustomGradient(x, func(_, _ *Node) *Node {
+		grads := make([]*Node, parts)
+		for p, adj := range adjoints {
+			grads[p] = adj
+			if adj == nil { // This part does not reach the differentiated output.
+				grads[p] = Zeros(x.Graph(), part)
+			}
+		}
+		clear(adjoints) // A later backward pass captures its own.
+		return Concatenate(grads, -1)
+	})
+	outs := make([]*Node, parts)
+	for p := range parts {
+		outs[p] = captureAdjoint(Slice(x, AxisRange().Spacer(), AxisRange(p*width, (p+1)*width)), &adjoints[p])
+	}
+	return outs
+}
+
 // captureAdjoint returns x unchanged and, during the backward pass, stores the gradient
 // with respect to x in *adjoint before the gradients of x's inputs are computed (the
 // reverse pass visits nodes in reverse creation order). Custom gradients of the inputs

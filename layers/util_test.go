@@ -2,6 +2,7 @@ package layers
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gomlx/compute/dtypes"
@@ -56,4 +57,53 @@ func TestFanInUniform(t *testing.T) {
 	if w2[17] != w[17] || w3[17] == w[17] {
 		t.Errorf("seeds: same seed %v vs %v, other seed %v", w[17], w2[17], w3[17])
 	}
+}
+
+// SliceParts' hand-written gradient (the parts' gradients concatenated, zeros for a part
+// that reaches no output) against central differences, with a part left unused and
+// parts that reach the output once, twice and through a nonlinearity.
+func TestSlicePartsGradientsMatchFiniteDifferences(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 1))
+	x := tensor64(rng, 0.7, 5, 12)
+	checkGradients(t, gradCheck{inputs: []any{x}, wrt: []int{0}, seed: 22, samples: 12,
+		layer: func(_ *model.Scope, in []*Node) *Node {
+			p := SliceParts(in[0], 3, 4) // p[1] reaches nothing.
+			return Concatenate([]*Node{Tanh(p[0]), Mul(p[2], p[2]), Add(p[3], MulScalar(p[3], 2)), p[0]}, -1)
+		}})
+}
+
+// The gradient of SliceParts' input is one concatenation of the parts' gradients: no
+// Pad (the generic gradient of a slice) is among the nodes it is computed from, so the
+// zero-padded copies of the whole input are never executed. It fails when the
+// hand-written gradient stops being used.
+func TestSlicePartsGradientPadsNothing(t *testing.T) {
+	runGraph(t, newStore(t, 1), true, func(_ *model.Scope, in []*Node) []*Node {
+		x := in[0]
+		p := SliceParts(x, 4, 3)
+		loss := ReduceAllSum(Add(Mul(p[0], p[1]), Tanh(p[2])))
+		grad := Gradient(loss, x)[0]
+		pads, concats := 0, 0
+		seen := map[*Node]bool{}
+		var walk func(n *Node)
+		walk = func(n *Node) {
+			if seen[n] {
+				return
+			}
+			seen[n] = true
+			switch n.Type() {
+			case NodeTypePad:
+				pads++
+			case NodeTypeConcatenate:
+				concats++
+			}
+			for _, in := range n.Inputs() {
+				walk(in)
+			}
+		}
+		walk(grad)
+		if pads != 0 || concats != 1 {
+			t.Errorf("the gradient of SliceParts' input is computed from %d Pad and %d Concatenate nodes, want 0 and 1", pads, concats)
+		}
+		return []*Node{grad}
+	}, tensors.FromFlatDataAndDimensions(make([]float32, 2*12), 2, 12))
 }
