@@ -163,12 +163,7 @@ func listSparse(backend *gobackend.Backend, x []float32, rows, cols int, s *spar
 		for bl := lo; bl < hi && !dense.Load(); bl++ {
 			part := &parts[bl]
 			for r := bl * rowsPerBlock; r < min(rows, (bl+1)*rowsPerBlock); r++ {
-				for j, v := range x[r*cols : (r+1)*cols] {
-					if math.Float32bits(v)&0x7fffffff != 0 {
-						part.cols = append(part.cols, int32(j))
-						part.vals = append(part.vals, v)
-					}
-				}
+				part.appendNonZero(x[r*cols : (r+1)*cols])
 				s.start[r+1] = len(part.cols)
 			}
 			if len(part.cols) > limit {
@@ -192,6 +187,32 @@ func listSparse(backend *gobackend.Backend, x []float32, rows, cols int, s *spar
 		s.cols, s.vals = append(s.cols, part.cols...), append(s.vals, part.vals...)
 	}
 	return true
+}
+
+// appendNonZero appends the non-zero entries of row (a negative zero is zero), in order,
+// with their indices in row. A bag-of-words row is mostly zeros: eight values are
+// tested at once, their bits or-ed, and only a group with an entry is looked into.
+func (s *sparseRows) appendNonZero(row []float32) {
+	j := 0
+	for ; j+8 <= len(row); j += 8 {
+		g := row[j : j+8 : j+8]
+		if (math.Float32bits(g[0])|math.Float32bits(g[1])|math.Float32bits(g[2])|math.Float32bits(g[3])|
+			math.Float32bits(g[4])|math.Float32bits(g[5])|math.Float32bits(g[6])|math.Float32bits(g[7]))&0x7fffffff == 0 {
+			continue
+		}
+		s.appendGroup(g, j)
+	}
+	s.appendGroup(row[j:], j)
+}
+
+// appendGroup appends the non-zero entries of g, whose first value is column first.
+func (s *sparseRows) appendGroup(g []float32, first int) {
+	for k, v := range g {
+		if math.Float32bits(v)&0x7fffffff != 0 {
+			s.cols = append(s.cols, int32(first+k))
+			s.vals = append(s.vals, v)
+		}
+	}
 }
 
 // columns lists the entries of s, a matrix of n columns, by column: the rows of its
