@@ -37,7 +37,7 @@ func init() {
 }
 
 // sparseGradPriority orders the transformation after the forwarded identities and before
-// the tall Gram products (whose sizes it does not take anyway).
+// the tall Gram products; a product that the tall Gram kernel takes is left to it.
 const sparseGradPriority = spmmPriority + 15
 
 // sparseGradient is the Data of a fused Transpose(DotGeneral(Transpose(g), x)); its
@@ -72,6 +72,9 @@ func (*SparseGradientFusion) Apply(b *gobackend.Builder) (bool, error) {
 		prod, ok := untransposed(n)
 		if !ok || uses[prod.Index] != 1 {
 			continue
+		}
+		if _, _, tall := tallGramInputs(prod); tall {
+			continue // The tall Gram kernel takes the product (gram.go), as fast on any operand.
 		}
 		if x, g, p, ok := sparseGradientInputs(prod); ok {
 			n.Inputs = []*gobackend.Node{x, g}

@@ -114,6 +114,18 @@ func TestSparseGradientEqualsTransposedProducts(t *testing.T) {
 	}
 }
 
+// A weight gradient over a tall x [4,096, 256] (a layer over edges) is the tall Gram
+// kernel's, faster than either of this fusion's paths: the fusion leaves it.
+func TestTallWeightGradientsStayWithTheGramKernel(t *testing.T) {
+	rng := rand.New(rand.NewPCG(89, 90))
+	const k, f, a = 4096, 256, 16
+	x, g := randomFloats(rng, k*f), randomFloats(rng, k*a)
+	_, fused, _ := weightGradient(t, "", false, k, f, a, x, g)
+	if fused["SparseGradient"] != 0 || fused["TallGram"] != 1 {
+		t.Fatalf("fused nodes %v: want the tall Gram product and no SparseGradient", fused)
+	}
+}
+
 // assertSameBits fails unless got and want hold the same float32 values bit for bit.
 func assertSameBits(t *testing.T, what string, got, want []float32) {
 	t.Helper()
