@@ -94,8 +94,8 @@ func (*GatherMulScatterFusion) Apply(b *gobackend.Builder) (bool, error) {
 		if !ok || !isRowScatter(s, sd) {
 			continue
 		}
-		mul := s.Inputs[2]
-		if uses[mul.Index] == 1 && isRowGather(mul, mul.Shape) { // Unweighted: out[dst[e]] += x[src[e]].
+		mul := s.Inputs[2]                                       // The updates: Mul(a, Gather(x, src)), or unweighted Gather(x, src).
+		if uses[mul.Index] == 1 && isRowGather(mul, mul.Shape) { // out[dst[e]] += x[src[e]].
 			g := throughReshape(mul)
 			s.Inputs = []*gobackend.Node{s.Inputs[0], s.Inputs[1], g.Inputs[0], g.Inputs[1]}
 			s.Data = &gatherMulScatter{}
