@@ -190,10 +190,12 @@ func listSparse(backend *gobackend.Backend, x []float32, rows, cols int, s *spar
 }
 
 // appendNonZero appends the non-zero entries of row (a negative zero is zero), in order,
-// with their indices in row. A bag-of-words row is mostly zeros: eight values are
-// tested at once, their bits or-ed, and only a group with an entry is looked into.
+// with their indices in row. A bag-of-words row is mostly zeros: a SIMD vector of values
+// is compared with zero at a time where the CPU has one (sparselist_amd64.go), otherwise
+// eight values are tested at once, their bits or-ed; only a group with an entry is
+// looked into.
 func (s *sparseRows) appendNonZero(row []float32) {
-	j := 0
+	j := s.appendNonZeroVectors(row)
 	for ; j+8 <= len(row); j += 8 {
 		g := row[j : j+8 : j+8]
 		if (math.Float32bits(g[0])|math.Float32bits(g[1])|math.Float32bits(g[2])|math.Float32bits(g[3])|
@@ -307,15 +309,26 @@ func packTile(tile, d []float32, k, cols, c0, w int, transposed bool) {
 }
 
 // sparseRowTile sets acc [4·lanes] to Σ_k s[r, k] · tile[k, …] over row r of s (see
-// sparseProduct), summing in four vector registers.
+// sparseProduct), in order of k, summing in four vector registers: in amd64's vectors
+// without bounds checks where the CPU has AVX-512 or AVX2 (sparselhs_amd64.go),
+// otherwise in Go's portable ones.
 func sparseRowTile(acc []float32, s sparseRows, r int, tile []float32) {
+	cols, vals := s.cols[s.start[r]:s.start[r+1]], s.vals[s.start[r]:s.start[r+1]]
+	if !sparseRowTileSIMD(acc, cols, vals, tile) {
+		sparseRowTileVectors(acc, cols, vals, tile)
+	}
+}
+
+// sparseRowTileVectors sets acc [4·lanes] to Σ vals[e] · tile[cols[e], …] in order of e,
+// in Go's portable SIMD vectors.
+func sparseRowTileVectors(acc []float32, cols []int32, vals []float32, tile []float32) {
 	vLen := float32Lanes()
 	width := 4 * vLen
 	acc0 := simd.BroadcastFloat32s(0)
 	acc1, acc2, acc3 := acc0, acc0, acc0
-	for e := s.start[r]; e < s.start[r+1]; e++ {
-		v := simd.BroadcastFloat32s(s.vals[e])
-		c := int(s.cols[e]) * width
+	for e, col := range cols {
+		v := simd.BroadcastFloat32s(vals[e])
+		c := int(col) * width
 		acc0 = simd.LoadFloat32s(tile[c:]).MulAdd(v, acc0)
 		acc1 = simd.LoadFloat32s(tile[c+vLen:]).MulAdd(v, acc1)
 		acc2 = simd.LoadFloat32s(tile[c+2*vLen:]).MulAdd(v, acc2)

@@ -225,22 +225,9 @@ func TestSparseLHSProductEqualsGEMM(t *testing.T) {
 // bag-of-words features at 0.9 % non-zero, binary and divided by their row sum; w
 // [6,805, 1,536]) and their weight gradient gᵀ · x (gᵀ [1,536, 18,333]).
 func BenchmarkSparseProductsCoauthorCS(b *testing.B) {
-	const nodes, feats, width = 18333, 6805, 1536
+	const width = 1536
 	rng := rand.New(rand.NewPCG(85, 86))
-	x := make([]float32, nodes*feats)
-	for r := range nodes {
-		row, nnz := x[r*feats:(r+1)*feats], 0
-		for j := range row {
-			if rng.Float64() < 0.009 {
-				row[j], nnz = 1, nnz+1
-			}
-		}
-		for j := range row {
-			if row[j] != 0 {
-				row[j] /= float32(nnz)
-			}
-		}
-	}
+	x, nodes, feats := coauthorCSFeatures(rng)
 	dense := func(n int) []float32 {
 		v := make([]float32, n)
 		for i := range v {
@@ -297,5 +284,116 @@ func BenchmarkSparseProductsCoauthorCS(b *testing.B) {
 				b.Fatal("the product ran on the GEMM")
 			}
 		})
+	}
+}
+
+// TestSparseListingEqualsScalarScan holds the listing of a row's non-zero entries (in SIMD
+// vectors where the CPU has them: sparselist_amd64.go) to a scan of every value one by
+// one: the same columns and values in the same order, on rows of every length up to
+// three vectors and past, with negative zeros (zero), NaNs, infinities and subnormals
+// (non-zero) in every lane.
+func TestSparseListingEqualsScalarScan(t *testing.T) {
+	rng := rand.New(rand.NewPCG(87, 88))
+	special := []float32{float32(math.Copysign(0, -1)), float32(math.NaN()), float32(math.Inf(-1)), math.SmallestNonzeroFloat32, 1}
+	for n := range 70 {
+		for trial := range 20 {
+			row := make([]float32, n)
+			for j := range row {
+				switch p := rng.Float64(); {
+				case p < 0.1:
+					row[j] = special[rng.IntN(len(special))]
+				case p < 0.1+0.05*float64(trial%4):
+					row[j] = float32(rng.NormFloat64())
+				}
+			}
+			var got sparseRows
+			got.appendNonZero(row)
+			var want sparseRows
+			for j, v := range row {
+				if math.Float32bits(v)&0x7fffffff != 0 {
+					want.cols, want.vals = append(want.cols, int32(j)), append(want.vals, v)
+				}
+			}
+			if len(got.cols) != len(want.cols) {
+				t.Fatalf("row of %d (%v): %d entries listed, want %d", n, row, len(got.cols), len(want.cols))
+			}
+			for e := range want.cols {
+				if got.cols[e] != want.cols[e] || math.Float32bits(got.vals[e]) != math.Float32bits(want.vals[e]) {
+					t.Fatalf("row of %d: entry %d = (%d, %g), want (%d, %g)", n, e, got.cols[e], got.vals[e], want.cols[e], want.vals[e])
+				}
+			}
+		}
+	}
+}
+
+// coauthorCSFeatures returns a matrix of Coauthor CS's features' shape [18,333, 6,805]
+// and density (0.9 % non-zero, binary, each row divided by its sum), its rows and columns.
+func coauthorCSFeatures(rng *rand.Rand) (x []float32, nodes, feats int) {
+	nodes, feats = 18333, 6805
+	x = make([]float32, nodes*feats)
+	for r := range nodes {
+		row, nnz := x[r*feats:(r+1)*feats], 0
+		for j := range row {
+			if rng.Float64() < 0.009 {
+				row[j], nnz = 1, nnz+1
+			}
+		}
+		for j := range row {
+			if row[j] != 0 {
+				row[j] /= float32(nnz)
+			}
+		}
+	}
+	return x, nodes, feats
+}
+
+// BenchmarkSparseListingCoauthorCS times the listing of Coauthor CS's features alone
+// (a read of 500 MB), which each product on them runs first.
+func BenchmarkSparseListingCoauthorCS(b *testing.B) {
+	x, nodes, feats := coauthorCSFeatures(rand.New(rand.NewPCG(85, 86)))
+	raw, err := gobackend.New("")
+	if err != nil {
+		b.Fatal(err)
+	}
+	be := raw.(*gobackend.Backend)
+	for b.Loop() {
+		var s sparseRows
+		if !listSparse(be, x, nodes, feats, &s) {
+			b.Fatal("the features were not listed sparse")
+		}
+	}
+}
+
+// TestSparseRowTileKernelsAgreeBitForBit holds the row sums of a tile in amd64's vectors
+// without bounds checks (sparselhs_amd64.go; AVX-512 here, AVX2 under
+// GODEBUG=cpu.avx512f=off) to the same sums in Go's portable vectors, bit for bit: the
+// same fused multiply-adds in the same order, on rows of 0 to 300 entries with columns
+// anywhere in the tile, its last row among them.
+func TestSparseRowTileKernelsAgreeBitForBit(t *testing.T) {
+	width := sparseTileLanes * float32Lanes()
+	const k = 700
+	rng := rand.New(rand.NewPCG(89, 90))
+	tile := make([]float32, k*width)
+	for i := range tile {
+		tile[i] = float32(rng.NormFloat64())
+	}
+	got, want := make([]float32, width), make([]float32, width)
+	for _, n := range []int{0, 1, 2, 3, 17, 64, 300} {
+		cols, vals := make([]int32, n), make([]float32, n)
+		for e := range cols {
+			cols[e], vals[e] = int32(rng.IntN(k)), float32(rng.NormFloat64())
+		}
+		if n > 0 {
+			cols[n-1] = k - 1
+		}
+		if !sparseRowTileSIMD(got, cols, vals, tile) {
+			t.Skipf("no amd64 kernel for %d-lane vectors on this CPU", float32Lanes())
+		}
+		sparseRowTileVectors(want, cols, vals, tile)
+		for j := range want {
+			if math.Float32bits(got[j]) != math.Float32bits(want[j]) {
+				t.Fatalf("%d entries: lane %d = %g, the portable kernel's %g", n, j, got[j], want[j])
+			}
+		}
 	}
 }
