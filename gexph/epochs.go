@@ -67,13 +67,14 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		res.CompileStats = m.CompileStats()
 		return res
 	}
+	saver := &lastSaver{rd: rd, m: m, every: opts.CheckpointEvery, saved: info.Epoch}
 	interrupted := func(epoch int, err error) error {
 		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
 			return fmt.Errorf("train: %w", err)
 		}
 		ie := &InterruptedError{Epoch: epoch, OutDir: opts.OutDir, Err: ctx.Err()}
 		if rd != nil {
-			ie.Saved, ie.Restored = info.Epoch, rd.Replaced()
+			ie.Saved, ie.Restored = saver.saved, rd.Replaced()
 		}
 		return fmt.Errorf("train: %w", ie)
 	}
@@ -91,6 +92,9 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 			break
 		}
 		if err := ctx.Err(); err != nil {
+			if serr := saver.flush(*info); serr != nil {
+				return finish(), fmt.Errorf("train: %w", errors.Join(interrupted(epoch, err), serr))
+			}
 			return finish(), interrupted(epoch, err)
 		}
 		st, err := m.runEpoch(ctx, ds, epoch, info, prog)
@@ -107,12 +111,15 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		info.History = append(info.History, st)
 		ran++
 		printEpoch(prog, st, m.cfg)
-		if err := saveEpoch(rd, *info, st, m); err != nil {
+		if err := saver.epoch(*info, st, ran == 1 || epoch == cfg.Epochs); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
 		if err := logs.epoch(st); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
+	}
+	if err := saver.flush(*info); err != nil {
+		return finish(), fmt.Errorf("train: %w", err)
 	}
 	finish()
 	prog.Printf("best epoch %d: val %s %.4f, test %s %.4f (%.1fs)", res.BestEpoch, cfg.Metric, res.ValMetric, cfg.Metric, res.TestMetric, res.Seconds)

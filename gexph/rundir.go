@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/gexph/gexph/internal/rundir"
 )
@@ -320,25 +321,53 @@ func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
 	return nil
 }
 
-// saveEpoch writes the checkpoints of a finished epoch to rd (nil: none): best.ckpt
-// first, should it be the best, then last.ckpt; the first last.ckpt of a run that
-// replaces an earlier one removes that run's files.
-func saveEpoch(rd *runDir, info CheckpointInfo, st EpochStats, m *Model) error {
-	if rd == nil {
+// lastSaver writes a run's checkpoints after its epochs (TrainOptions.CheckpointEvery):
+// best.ckpt at every new best epoch, last.ckpt after an epoch when forced or when every
+// has passed since its last write, and flush writes the epochs it held back.
+type lastSaver struct {
+	rd    *runDir
+	m     *Model
+	every time.Duration
+	// saved is the epoch last.ckpt holds; at is when it was written.
+	saved int
+	at    time.Time
+}
+
+// epoch writes the checkpoints due after the epoch info ends with (st its statistics).
+// Should the run stop between the two writes, last.ckpt still holds an epoch before,
+// and a resumed run repeats the epochs after it (the same seed gives the same epochs)
+// and writes both again.
+func (s *lastSaver) epoch(info CheckpointInfo, st EpochStats, force bool) error {
+	if s.rd == nil {
 		return nil
 	}
-	// Should the run stop between the two writes, last.ckpt still holds the epoch
-	// before, and a resumed run repeats this epoch (the same seed gives the same epoch)
-	// and writes both again.
 	if st.Best {
-		if err := saveCheckpoint(rd.Path(BestCheckpointFile), info, m.store, true); err != nil {
+		if err := saveCheckpoint(s.rd.Path(BestCheckpointFile), info, s.m.store, true); err != nil {
 			return err
 		}
 	}
-	if err := saveCheckpoint(rd.Path(LastCheckpointFile), info, m.store, false); err != nil {
+	if !force && s.every > 0 && time.Since(s.at) < s.every {
+		return nil
+	}
+	return s.save(info)
+}
+
+// flush writes last.ckpt if it holds an earlier epoch than info's, which must be the
+// model's state at the end of info's epoch (between epochs, never within one).
+func (s *lastSaver) flush(info CheckpointInfo) error {
+	if s.rd == nil || s.saved >= info.Epoch {
+		return nil
+	}
+	return s.save(info)
+}
+
+// save writes last.ckpt, which commits a run that replaces an earlier one.
+func (s *lastSaver) save(info CheckpointInfo) error {
+	if err := saveCheckpoint(s.rd.Path(LastCheckpointFile), info, s.m.store, false); err != nil {
 		return err
 	}
-	return rd.Commit()
+	s.saved, s.at = info.Epoch, time.Now()
+	return s.rd.Commit()
 }
 
 // sameDataset checks that a checkpoint was made on the data set named name with the

@@ -515,3 +515,65 @@ func TestVerifyRunDirNamesWhatDoesNotParse(t *testing.T) {
 		}
 	}
 }
+
+// With CheckpointEvery longer than the run, last.ckpt is written after the first epoch
+// and the last only; a copy of the run directory taken in between (a run killed there)
+// holds epoch 1 and resumes to the uninterrupted run's history and weights; an
+// interruption between epochs writes the epoch it held back and says so.
+func TestCheckpointEveryHoldsBackLastCheckpointAndResumesToTheSameRun(t *testing.T) {
+	ds := tinyNodeDataset(8, 26)
+	cfg := tinyConfig()
+	cfg.Epochs = 5
+	fullDir := t.TempDir()
+	full := train(t, cfg, ds, TrainOptions{OutDir: fullDir})
+
+	dir, killed := t.TempDir(), t.TempDir()
+	held := -1
+	hook := lineHook{match: "epoch 3/5", do: func() {
+		info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
+		if err != nil {
+			t.Errorf("reading last.ckpt during epoch 3: %v", err)
+			return
+		}
+		held = info.Epoch
+		for _, name := range []string{LastCheckpointFile, BestCheckpointFile, LogFile, CSVLogFile} {
+			raw, err := os.ReadFile(filepath.Join(dir, name))
+			if err != nil {
+				t.Errorf("copying the run directory: %v", err)
+				return
+			}
+			if err := os.WriteFile(filepath.Join(killed, name), raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}}
+	res := train(t, cfg, ds, TrainOptions{OutDir: dir, CheckpointEvery: time.Hour, Log: &hook})
+	if held != 1 {
+		t.Fatalf("last.ckpt held epoch %d as epoch 3 ended, want 1 (written after the first epoch only)", held)
+	}
+	requireSameHistory(t, full.History, res.History)
+	if info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile)); err != nil || info.Epoch != 5 {
+		t.Fatalf("last.ckpt after the run: epoch %d (%v), want 5", info.Epoch, err)
+	}
+
+	resumed := train(t, cfg, ds, TrainOptions{OutDir: killed, Resume: true, CheckpointEvery: time.Hour})
+	requireSameHistory(t, full.History, resumed.History)
+	want := checkpointFloats(t, filepath.Join(fullDir, LastCheckpointFile))
+	for name, got := range checkpointFloats(t, filepath.Join(killed, LastCheckpointFile)) {
+		if d := maxAbsDiff(want[name], got); d != 0 {
+			t.Errorf("variable %s of the resumed run differs by %g from the uninterrupted run's", name, d)
+		}
+	}
+
+	ctx, stop := context.WithCancel(context.Background())
+	defer stop()
+	interrupted := t.TempDir()
+	_, err := Train(ctx, cfg, ds, TrainOptions{OutDir: interrupted, CheckpointEvery: time.Hour, Log: &lineHook{match: "epoch 3/5", do: stop}})
+	var ie *InterruptedError
+	if !errors.As(err, &ie) || ie.Epoch != 4 || ie.Saved != 3 {
+		t.Fatalf("run interrupted after epoch 3: error %v, want one saying epoch 4 was interrupted and last.ckpt holds epoch 3", err)
+	}
+	if info, err := ReadCheckpointInfo(filepath.Join(interrupted, LastCheckpointFile)); err != nil || info.Epoch != 3 {
+		t.Errorf("last.ckpt of the interrupted run: epoch %d (%v), want 3", info.Epoch, err)
+	}
+}

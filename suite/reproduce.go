@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
@@ -315,6 +316,9 @@ type SuiteOptions struct {
 	// OnRun, if set, is called with a run's name before it trains (not for runs
 	// skipped because they are finished).
 	OnRun func(name string)
+	// CheckpointEvery is each run's gexph.TrainOptions.CheckpointEvery (0: last.ckpt
+	// after every epoch).
+	CheckpointEvery time.Duration
 }
 
 // SuiteRecord is what RunSuite writes to OutDir/runs/<name>.json: the run's identity,
@@ -435,6 +439,8 @@ func RunSuite(ctx context.Context, runs []SuiteRun, opts SuiteOptions) error {
 			Log:     opts.Log,
 			Resume:  true,
 			Data:    data.LoadOptions{DataDir: opts.DataDir},
+			// Each run's last.ckpt at most this often.
+			CheckpointEvery: opts.CheckpointEvery,
 		})
 		var rec SuiteRecord
 		switch {

@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
@@ -179,6 +180,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S, plan (a few shapes planned for the run), plan:T,E (T training and E evaluation shapes) (default: none on the go backend, plan for batches of graphs on XLA)")
 	prefetch := fs.Int("prefetch", 0, "batches of graphs built ahead of the training step on another goroutine, so the device need not wait for the host (0: one on XLA, none on the go backend; -1: none); the batches are the same")
 	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl, log.csv) and result.json")
+	ckptEvery := fs.Duration("ckpt-every", time.Minute, "write OUT/last.ckpt at most this often (and after the first and last epoch of the call, and on an interrupt between epochs); an interrupted run resumes from it and trains the epochs after it again, to the same result; 0: after every epoch")
 	resume := fs.Bool("resume", false, "continue from OUT/last.ckpt (same config but -epochs and patience, same data); without last.ckpt start afresh only where that overwrites nothing of another run")
 	force := fs.Bool("force", false, "start afresh in an -out directory that holds a run: its files are moved aside, removed once the new run has written its first checkpoint, and put back if it ends before")
 	tensorboard := fs.String("tensorboard", "", "also write TensorBoard scalars (an event file) to this directory")
@@ -220,7 +222,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Prefetch: *prefetch, Resume: *resume, Force: *force, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom, NoMemoryCheck: *noMemCheck}
+	opts := gexph.TrainOptions{Backend: *backend, Padding: *padding, Prefetch: *prefetch, Resume: *resume, Force: *force, CheckpointEvery: *ckptEvery, Data: df.options(0, stderr), TensorBoardDir: *tensorboard, ScoresFrom: *scoresFrom, NoMemoryCheck: *noMemCheck}
 	if !*quiet {
 		opts.Log = stderr
 	}
