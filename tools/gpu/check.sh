@@ -361,8 +361,9 @@ ref_step() {
 # resume_run continues the run in $BUNDLE/run (its run directory's files and args, the
 # arguments of its `gexph train` command without -data-dir, -backend, -out and -resume)
 # on the GPU, TF32 off so that its float32 arithmetic is the go backend's, until 20 s
-# before the check's deadline. The budget's SIGTERM ends the run after its last complete
-# epoch, as an interrupted run always does; that is this step's normal end once at least
+# before the check's deadline, writing last.ckpt after every epoch (-ckpt-every 0). The
+# budget's SIGTERM ends the run after its last complete epoch, as an interrupted run
+# always does; that is this step's normal end once at least
 # one epoch was added. The run's files come back in $OUT/run: `gexph train … -resume`
 # continues it from there, on any backend.
 resume_run() {
@@ -378,7 +379,7 @@ resume_run() {
   read -r -a args <"$run/args"
   before=$(grep -c '^{"epoch":' "$WORK/run/log.jsonl")
   step resume $(( DEADLINE - $(date +%s) - 20 )) "$GEXPH" train "${args[@]}" -data-dir "$DATA" \
-    -backend "$(xla tf32=false)" -out "$WORK/run" -resume -quiet -json
+    -backend "$(xla tf32=false)" -out "$WORK/run" -resume -ckpt-every 0 -quiet -json
   after=$(grep -c '^{"epoch":' "$WORK/run/log.jsonl")
   local f
   for f in last.ckpt best.ckpt log.jsonl log.csv result.json; do
