@@ -93,7 +93,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		}
 		if err := ctx.Err(); err != nil {
 			if serr := saver.flush(*info); serr != nil {
-				return finish(), fmt.Errorf("train: %w", errors.Join(interrupted(epoch, err), serr))
+				return finish(), errors.Join(interrupted(epoch, err), fmt.Errorf("train: %w", serr))
 			}
 			return finish(), interrupted(epoch, err)
 		}
