@@ -243,6 +243,14 @@ func (s sparseRows) columns(n int) sparseRows {
 // dense operand it reads (K rows of this width) stays in the cache across rows.
 const sparseTileLanes = 4
 
+// The row kernels (sparseRowTileVectors, and sparselhs_amd64.go's, whose row strides
+// are four vectors) hold four vectors of sums: a build with another sparseTileLanes
+// fails here instead of summing the wrong columns.
+var (
+	_ [sparseTileLanes - 4]struct{}
+	_ [4 - sparseTileLanes]struct{}
+)
+
 // sparseProduct sets the product p [R, C] = s · d of s [R, K], listed by row, and the
 // dense d [K, C], held by rows or, with dTransposed, as dᵀ [C, K]: p[r, c] is Σ_k
 // s[r, k] · d[k, c] over s's non-zero entries in order of k, in fused multiply-adds, a
