@@ -322,8 +322,11 @@ func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
 }
 
 // lastSaver writes a run's checkpoints after its epochs (TrainOptions.CheckpointEvery):
-// best.ckpt at every new best epoch, last.ckpt after an epoch when forced or when every
-// has passed since its last write, and flush writes the epochs it held back.
+// best.ckpt and last.ckpt at every new best epoch, last.ckpt also after an epoch when
+// forced or when every has passed since its last write, and flush writes the epochs it
+// held back. So best.ckpt never holds an epoch that last.ckpt has not reached: a run
+// resumed from last.ckpt, with fewer epochs even, never ends with a best.ckpt of an
+// epoch it did not run.
 type lastSaver struct {
 	rd    *runDir
 	m     *Model
@@ -345,6 +348,7 @@ func (s *lastSaver) epoch(info CheckpointInfo, st EpochStats, force bool) error 
 		if err := saveCheckpoint(s.rd.Path(BestCheckpointFile), info, s.m.store, true); err != nil {
 			return err
 		}
+		force = true // best.ckpt never holds an epoch after last.ckpt's.
 	}
 	if !force && s.every > 0 && time.Since(s.at) < s.every {
 		return nil

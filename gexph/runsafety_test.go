@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -516,26 +517,60 @@ func TestVerifyRunDirNamesWhatDoesNotParse(t *testing.T) {
 	}
 }
 
-// With CheckpointEvery longer than the run, last.ckpt is written after the first epoch
-// and the last only; a copy of the run directory taken in between (a run killed there)
-// holds epoch 1 and resumes to the uninterrupted run's history and weights; an
-// interruption between epochs writes the epoch it held back and says so.
+// epochLines calls at with each epoch number a run's progress log prints ("epoch k/N").
+type epochLines struct{ at func(epoch int) }
+
+func (w epochLines) Write(p []byte) (int, error) {
+	var k, n int
+	if _, err := fmt.Sscanf(strings.TrimSpace(string(p)), "epoch %d/%d", &k, &n); err == nil {
+		w.at(k)
+	}
+	return len(p), nil
+}
+
+// With CheckpointEvery longer than the run, last.ckpt is written after the first epoch,
+// at each new best epoch (with best.ckpt) and after the last only: as each epoch ends it
+// holds the latest of epoch 1 and the best epochs before. A copy of the run directory
+// taken while it lags (a run killed there) resumes to the uninterrupted run's history and
+// weights; an interruption between epochs writes the epoch it held back and says so.
 func TestCheckpointEveryHoldsBackLastCheckpointAndResumesToTheSameRun(t *testing.T) {
 	ds := tinyNodeDataset(8, 26)
 	cfg := tinyConfig()
-	cfg.Epochs = 5
+	cfg.Epochs = 12
 	fullDir := t.TempDir()
 	full := train(t, cfg, ds, TrainOptions{OutDir: fullDir})
+	want, bests, lagging := make([]int, cfg.Epochs+1), 0, 0 // want[k]: last.ckpt's epoch as epoch k ends.
+	for k := 2; k <= cfg.Epochs; k++ {
+		if full.History[k-2].Best {
+			bests++
+		}
+		want[k] = want[k-1]
+		if k == 2 || full.History[k-2].Best {
+			want[k] = k - 1
+		}
+		if lagging == 0 && want[k] < k-1 {
+			lagging = k
+		}
+	}
+	if bests < 2 || lagging == 0 {
+		t.Fatalf("the run has %d best epochs before its last and none where last.ckpt lags: nothing to test", bests)
+	}
 
 	dir, killed := t.TempDir(), t.TempDir()
-	held := -1
-	hook := lineHook{match: "epoch 3/5", do: func() {
-		info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
-		if err != nil {
-			t.Errorf("reading last.ckpt during epoch 3: %v", err)
+	held := make([]int, cfg.Epochs+1)
+	log := epochLines{at: func(k int) {
+		if k == 1 {
 			return
 		}
-		held = info.Epoch
+		info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
+		if err != nil {
+			t.Errorf("reading last.ckpt as epoch %d ended: %v", k, err)
+			return
+		}
+		held[k] = info.Epoch
+		if k != lagging {
+			return
+		}
 		for _, name := range []string{LastCheckpointFile, BestCheckpointFile, LogFile, CSVLogFile} {
 			raw, err := os.ReadFile(filepath.Join(dir, name))
 			if err != nil {
@@ -543,37 +578,42 @@ func TestCheckpointEveryHoldsBackLastCheckpointAndResumesToTheSameRun(t *testing
 				return
 			}
 			if err := os.WriteFile(filepath.Join(killed, name), raw, 0o644); err != nil {
-				t.Fatal(err)
+				t.Error(err)
 			}
 		}
 	}}
-	res := train(t, cfg, ds, TrainOptions{OutDir: dir, CheckpointEvery: time.Hour, Log: &hook})
-	if held != 1 {
-		t.Fatalf("last.ckpt held epoch %d as epoch 3 ended, want 1 (written after the first epoch only)", held)
+	res := train(t, cfg, ds, TrainOptions{OutDir: dir, CheckpointEvery: time.Hour, Log: log})
+	if !slices.Equal(held, want) {
+		t.Fatalf("last.ckpt held epochs %v as epochs 0… ended, want %v (epoch 1 and the best epochs only)", held, want)
 	}
 	requireSameHistory(t, full.History, res.History)
-	if info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile)); err != nil || info.Epoch != 5 {
-		t.Fatalf("last.ckpt after the run: epoch %d (%v), want 5", info.Epoch, err)
+	if info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile)); err != nil || info.Epoch != cfg.Epochs {
+		t.Fatalf("last.ckpt after the run: epoch %d (%v), want %d", info.Epoch, err, cfg.Epochs)
 	}
 
 	resumed := train(t, cfg, ds, TrainOptions{OutDir: killed, Resume: true, CheckpointEvery: time.Hour})
 	requireSameHistory(t, full.History, resumed.History)
-	want := checkpointFloats(t, filepath.Join(fullDir, LastCheckpointFile))
+	wantVars := checkpointFloats(t, filepath.Join(fullDir, LastCheckpointFile))
 	for name, got := range checkpointFloats(t, filepath.Join(killed, LastCheckpointFile)) {
-		if d := maxAbsDiff(want[name], got); d != 0 {
-			t.Errorf("variable %s of the resumed run differs by %g from the uninterrupted run's", name, d)
+		if d := maxAbsDiff(wantVars[name], got); d != 0 {
+			t.Errorf("variable %s of the run resumed from epoch %d differs by %g from the uninterrupted run's", name, want[lagging], d)
 		}
 	}
 
 	ctx, stop := context.WithCancel(context.Background())
 	defer stop()
 	interrupted := t.TempDir()
-	_, err := Train(ctx, cfg, ds, TrainOptions{OutDir: interrupted, CheckpointEvery: time.Hour, Log: &lineHook{match: "epoch 3/5", do: stop}})
+	stopAfter := epochLines{at: func(k int) {
+		if k == lagging {
+			stop()
+		}
+	}}
+	_, err := Train(ctx, cfg, ds, TrainOptions{OutDir: interrupted, CheckpointEvery: time.Hour, Log: stopAfter})
 	var ie *InterruptedError
-	if !errors.As(err, &ie) || ie.Epoch != 4 || ie.Saved != 3 {
-		t.Fatalf("run interrupted after epoch 3: error %v, want one saying epoch 4 was interrupted and last.ckpt holds epoch 3", err)
+	if !errors.As(err, &ie) || ie.Epoch != lagging+1 || ie.Saved != lagging {
+		t.Fatalf("run interrupted after epoch %d: error %v, want one saying epoch %d was interrupted and last.ckpt holds epoch %d", lagging, err, lagging+1, lagging)
 	}
-	if info, err := ReadCheckpointInfo(filepath.Join(interrupted, LastCheckpointFile)); err != nil || info.Epoch != 3 {
-		t.Errorf("last.ckpt of the interrupted run: epoch %d (%v), want 3", info.Epoch, err)
+	if info, err := ReadCheckpointInfo(filepath.Join(interrupted, LastCheckpointFile)); err != nil || info.Epoch != lagging {
+		t.Errorf("last.ckpt of the interrupted run: epoch %d (%v), want %d", info.Epoch, err, lagging)
 	}
 }

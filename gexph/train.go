@@ -49,15 +49,16 @@ type TrainOptions struct {
 	// StopAfter, if positive, stops the run after that many epochs of this call (the
 	// checkpoint allows resuming later); the schedule still follows Config.Epochs.
 	StopAfter int
-	// CheckpointEvery is the least time between two writes of OutDir/last.ckpt: it is
-	// written after the first epoch of each call, after the last epoch the call runs
-	// (the run's end, early stopping, StopAfter, an interruption between epochs) and
-	// otherwise once this long has passed since its last write. An interrupted or
-	// killed run resumes from the epoch last.ckpt holds and trains the epochs after it
-	// again (the same seed gives the same epochs, so the same run). best.ckpt is written
-	// at every new best epoch regardless. 0 writes last.ckpt after every epoch.
-	// Writing it costs what the model's weights and optimiser state take to write
-	// (Coauthor CS's 11-million-parameter cs-plus: 135 MB, about 0.4 s an epoch of 4 s).
+	// CheckpointEvery is how long OutDir/last.ckpt may go unwritten: it is written
+	// after the first epoch of each call, at each new best epoch (with best.ckpt, so that
+	// best.ckpt never holds an epoch that last.ckpt has not reached), after the last
+	// epoch the call runs (the run's end, early stopping, StopAfter, an interruption
+	// between epochs) and otherwise once this long has passed since its last write. An
+	// interrupted or killed run resumes from the epoch last.ckpt holds and trains the
+	// epochs after it again (the same seed gives the same epochs, so the same run).
+	// 0 writes last.ckpt after every epoch. A write costs what the model's weights and
+	// optimiser state take to write (Coauthor CS's 11-million-parameter cs-plus: 135 MB,
+	// about 0.4 s an epoch of 4 s).
 	CheckpointEvery time.Duration
 	// NoMemoryCheck lets a run start that Train would refuse as out of memory
 	// (ErrOutOfMemory: its full attention, head, weights or step beyond the memory

@@ -32,7 +32,7 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	report := fs.Bool("report", false, "only regenerate the report from the results under -out")
 	backend := fs.String("backend", "go", "compute backend: go; cuda (an NVIDIA GPU, through the pip-installed jax-cuda13-pjrt that gexph finds; needs make build-xla); auto (cuda where there is one, else go); xla:cpu or xla:/path/to/plugin.so")
 	dataDir := fs.String("data-dir", "", "data root (default $GEXPH_DATA, else ../shared/data)")
-	ckptEvery := fs.Duration("ckpt-every", time.Minute, "write each run's last.ckpt at most this often (and after its first and last epoch); 0: after every epoch")
+	ckptEvery := fs.Duration("ckpt-every", time.Minute, "write each run's last.ckpt at most this often (and after its first and last epoch and at each new best epoch); 0: after every epoch")
 	only := fs.String("runs", "", "run only the suite's runs (scaling: points such as full_20000) whose names match this regular expression (e.g. '^cora_' or '_s1$')")
 	maxNodes := fs.Int("max-nodes", 1000000, "scaling: largest graph")
 	memLimit := fs.Float64("mem-limit-gb", 0, "scaling: stop a point whose process exceeds this many GiB and record it as out of memory (0: 85% of this machine's memory)")
