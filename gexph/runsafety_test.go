@@ -539,21 +539,9 @@ func TestCheckpointEveryHoldsBackLastCheckpointAndResumesToTheSameRun(t *testing
 	cfg.Epochs = 12
 	fullDir := t.TempDir()
 	full := train(t, cfg, ds, TrainOptions{OutDir: fullDir})
-	want, bests, lagging := make([]int, cfg.Epochs+1), 0, 0 // want[k]: last.ckpt's epoch as epoch k ends.
-	for k := 2; k <= cfg.Epochs; k++ {
-		if full.History[k-2].Best {
-			bests++
-		}
-		want[k] = want[k-1]
-		if k == 2 || full.History[k-2].Best {
-			want[k] = k - 1
-		}
-		if lagging == 0 && want[k] < k-1 {
-			lagging = k
-		}
-	}
-	if bests < 2 || lagging == 0 {
-		t.Fatalf("the run has %d best epochs before its last and none where last.ckpt lags: nothing to test", bests)
+	want, lagging := heldLastCheckpoints(full.History)
+	if lagging == 0 || slices.Max(want) < 2 {
+		t.Fatalf("last.ckpt would hold %v: no best epoch after the first, or no lag, to test", want)
 	}
 
 	dir, killed := t.TempDir(), t.TempDir()
@@ -571,16 +559,7 @@ func TestCheckpointEveryHoldsBackLastCheckpointAndResumesToTheSameRun(t *testing
 		if k != lagging {
 			return
 		}
-		for _, name := range []string{LastCheckpointFile, BestCheckpointFile, LogFile, CSVLogFile} {
-			raw, err := os.ReadFile(filepath.Join(dir, name))
-			if err != nil {
-				t.Errorf("copying the run directory: %v", err)
-				return
-			}
-			if err := os.WriteFile(filepath.Join(killed, name), raw, 0o644); err != nil {
-				t.Error(err)
-			}
-		}
+		copyRunFiles(t, dir, killed)
 	}}
 	res := train(t, cfg, ds, TrainOptions{OutDir: dir, CheckpointEvery: time.Hour, Log: log})
 	if !slices.Equal(held, want) {
@@ -615,5 +594,39 @@ func TestCheckpointEveryHoldsBackLastCheckpointAndResumesToTheSameRun(t *testing
 	}
 	if info, err := ReadCheckpointInfo(filepath.Join(interrupted, LastCheckpointFile)); err != nil || info.Epoch != lagging {
 		t.Errorf("last.ckpt of the interrupted run: epoch %d (%v), want %d", info.Epoch, err, lagging)
+	}
+}
+
+// heldLastCheckpoints returns, for a run of these epochs with a CheckpointEvery longer
+// than the run, the epoch last.ckpt holds as each epoch k ends (before its own write):
+// the latest of epoch 1 and the best epochs before k; and the first epoch at whose end
+// it lags by more than one epoch (0: none).
+func heldLastCheckpoints(history []EpochStats) (held []int, lagging int) {
+	held = make([]int, len(history)+1)
+	for k := 2; k <= len(history); k++ {
+		held[k] = held[k-1]
+		if k == 2 || history[k-2].Best {
+			held[k] = k - 1
+		}
+		if lagging == 0 && held[k] < k-1 {
+			lagging = k
+		}
+	}
+	return held, lagging
+}
+
+// copyRunFiles copies a run directory's checkpoints and logs, as a run killed now
+// would leave them.
+func copyRunFiles(t *testing.T, from, to string) {
+	t.Helper()
+	for _, name := range []string{LastCheckpointFile, BestCheckpointFile, LogFile, CSVLogFile} {
+		raw, err := os.ReadFile(filepath.Join(from, name))
+		if err != nil {
+			t.Errorf("copying the run directory: %v", err)
+			return
+		}
+		if err := os.WriteFile(filepath.Join(to, name), raw, 0o644); err != nil {
+			t.Error(err)
+		}
 	}
 }
