@@ -67,7 +67,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		res.CompileStats = m.CompileStats()
 		return res
 	}
-	saver := &lastSaver{rd: rd, m: m, every: opts.CheckpointEvery, saved: info.Epoch}
+	saver := &checkpointSaver{rd: rd, m: m, every: opts.CheckpointEvery, saved: info.Epoch}
 	interrupted := func(epoch int, err error) error {
 		if ctx.Err() == nil || !errors.Is(err, ctx.Err()) {
 			return fmt.Errorf("train: %w", err)
@@ -111,7 +111,7 @@ func runEpochs(ctx context.Context, m *Model, ds *data.Dataset, opts TrainOption
 		info.History = append(info.History, st)
 		ran++
 		printEpoch(prog, st, m.cfg)
-		if err := saver.epoch(*info, st, ran == 1 || epoch == cfg.Epochs); err != nil {
+		if err := saver.epoch(*info, st); err != nil {
 			return finish(), fmt.Errorf("train: %w", err)
 		}
 		if err := logs.epoch(st); err != nil {

@@ -321,17 +321,18 @@ func prepareFiles(rd *runDir, ck *loadedCheckpoint, replaced []string) error {
 	return nil
 }
 
-// lastSaver writes a run's checkpoints after its epochs (TrainOptions.CheckpointEvery):
-// best.ckpt and last.ckpt at every new best epoch, last.ckpt also after an epoch when
-// forced or when every has passed since its last write, and flush writes the epochs it
-// held back. So best.ckpt never holds an epoch that last.ckpt has not reached: a run
-// resumed from last.ckpt, with fewer epochs even, never ends with a best.ckpt of an
-// epoch it did not run.
-type lastSaver struct {
+// checkpointSaver writes a run's checkpoints after its epochs
+// (TrainOptions.CheckpointEvery): best.ckpt and last.ckpt at every new best epoch,
+// last.ckpt also after the first epoch of the call and whenever every has passed since
+// its last write, and flush writes the epochs it held back. So best.ckpt never holds an
+// epoch that last.ckpt has not reached: a run resumed from last.ckpt, with fewer epochs
+// even, never ends with a best.ckpt of an epoch it did not run.
+type checkpointSaver struct {
 	rd    *runDir
 	m     *Model
 	every time.Duration
-	// saved is the epoch last.ckpt holds; at is when it was written.
+	// saved is the epoch last.ckpt holds; at is when this call wrote it (zero: not yet,
+	// so the first epoch writes it and commits a run that replaces an earlier one).
 	saved int
 	at    time.Time
 }
@@ -340,7 +341,7 @@ type lastSaver struct {
 // Should the run stop between the two writes, last.ckpt still holds an epoch before,
 // and a resumed run repeats the epochs after it (the same seed gives the same epochs)
 // and writes both again.
-func (s *lastSaver) epoch(info CheckpointInfo, st EpochStats, force bool) error {
+func (s *checkpointSaver) epoch(info CheckpointInfo, st EpochStats) error {
 	if s.rd == nil {
 		return nil
 	}
@@ -348,9 +349,7 @@ func (s *lastSaver) epoch(info CheckpointInfo, st EpochStats, force bool) error 
 		if err := saveCheckpoint(s.rd.Path(BestCheckpointFile), info, s.m.store, true); err != nil {
 			return err
 		}
-		force = true // best.ckpt never holds an epoch after last.ckpt's.
-	}
-	if !force && s.every > 0 && time.Since(s.at) < s.every {
+	} else if s.every > 0 && time.Since(s.at) < s.every {
 		return nil
 	}
 	return s.save(info)
@@ -358,7 +357,7 @@ func (s *lastSaver) epoch(info CheckpointInfo, st EpochStats, force bool) error 
 
 // flush writes last.ckpt if it holds an earlier epoch than info's, which must be the
 // model's state at the end of info's epoch (between epochs, never within one).
-func (s *lastSaver) flush(info CheckpointInfo) error {
+func (s *checkpointSaver) flush(info CheckpointInfo) error {
 	if s.rd == nil || s.saved >= info.Epoch {
 		return nil
 	}
@@ -366,7 +365,7 @@ func (s *lastSaver) flush(info CheckpointInfo) error {
 }
 
 // save writes last.ckpt, which commits a run that replaces an earlier one.
-func (s *lastSaver) save(info CheckpointInfo) error {
+func (s *checkpointSaver) save(info CheckpointInfo) error {
 	if err := saveCheckpoint(s.rd.Path(LastCheckpointFile), info, s.m.store, false); err != nil {
 		return err
 	}
