@@ -18,12 +18,3 @@ func spreadLanes() int { return 0 }
 func addSpreadProductsSIMD(_ int, out, w []float32, nw int, x []float32, heads []int32) {
 	addSpreadProducts(out, w[:nw], x, heads, (len(out)+nw-1)/nw)
 }
-
-// appendNonZeroVectors looks at no values off amd64 (sparselist_amd64.go): the caller
-// scans the row eight values at a time.
-func (s *sparseRows) appendNonZeroVectors(row []float32) int { return 0 }
-
-// sparseRowTileSIMD is false off amd64 (sparselhs_amd64.go): sparseRowTile sums the row.
-func sparseRowTileSIMD(acc []float32, cols []int32, vals []float32, tile []float32) bool {
-	return false
-}

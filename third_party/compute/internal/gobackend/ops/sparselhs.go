@@ -191,7 +191,7 @@ func listSparse(backend *gobackend.Backend, x []float32, rows, cols int, s *spar
 
 // appendNonZero appends the non-zero entries of row (a negative zero is zero), in order,
 // with their indices in row. A bag-of-words row is mostly zeros: a SIMD vector of values
-// is compared with zero at a time where the CPU has one (sparselist_amd64.go), otherwise
+// is compared with zero at a time where the CPU has one (sparselhs_amd64.go), otherwise
 // eight values are tested at once, their bits or-ed; only a group with an entry is
 // looked into.
 func (s *sparseRows) appendNonZero(row []float32) {

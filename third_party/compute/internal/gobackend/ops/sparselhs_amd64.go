@@ -20,11 +20,11 @@ import (
 // appendNonZeroVectors appends the non-zero entries of row's leading whole vectors to s
 // (as appendNonZero, in order; a negative zero is zero, a NaN is not) and returns how many
 // of row's values it looked at: a vector of 16 values (AVX-512) or 8 (AVX2) compared
-// with zero at a time, only the lanes its mask sets looked into. 0 where the CPU has
-// neither.
+// with zero at a time, only the lanes its mask sets looked into; the same choice of
+// vectors as the SIMD segment sums' (segmentSumLanes). 0 where the CPU has neither.
 func (s *sparseRows) appendNonZeroVectors(row []float32) int {
-	switch {
-	case archsimd.X86.AVX512():
+	switch segmentSumLanes() {
+	case 16:
 		zero := archsimd.BroadcastFloat32x16(0)
 		j := 0
 		for ; j+16 <= len(row); j += 16 {
@@ -33,7 +33,7 @@ func (s *sparseRows) appendNonZeroVectors(row []float32) int {
 			}
 		}
 		return j
-	case archsimd.X86.AVX2():
+	case 8:
 		zero := archsimd.BroadcastFloat32x8(0)
 		j := 0
 		for ; j+8 <= len(row); j += 8 {

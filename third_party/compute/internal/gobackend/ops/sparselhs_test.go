@@ -288,7 +288,7 @@ func BenchmarkSparseProductsCoauthorCS(b *testing.B) {
 }
 
 // TestSparseListingEqualsScalarScan holds the listing of a row's non-zero entries (in SIMD
-// vectors where the CPU has them: sparselist_amd64.go) to a scan of every value one by
+// vectors where the CPU has them: sparselhs_amd64.go) to a scan of every value one by
 // one: the same columns and values in the same order, on rows of every length up to
 // three vectors and past, with negative zeros (zero), NaNs, infinities and subnormals
 // (non-zero) in every lane.
