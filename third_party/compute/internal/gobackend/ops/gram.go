@@ -172,8 +172,10 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 			z := simd.BroadcastFloat32s(0)
 			if vLen > 8 && c+4*vLen <= n {
 				var s [16]simd.Float32s
-				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15] =
-					gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c)
+				if !gramAsm(s[:], x, g, lo, hi, m, n, a, c, c+vLen, c+2*vLen, c+3*vLen) {
+					s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11], s[12], s[13], s[14], s[15] =
+						gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c)
+				}
 				for i := range 4 {
 					for j := range 4 {
 						addToRow(acc[(a+i)*n+c+j*vLen:], s[4*j+i], vLen)
@@ -184,7 +186,9 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 			}
 			if c+2*vLen < n && c+3*vLen >= n { // Two whole vectors, then the row's last one.
 				var s [12]simd.Float32s
-				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11] = gramFull3(z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, n-vLen)
+				if !gramAsm(s[:], x, g, lo, hi, m, n, a, c, c+vLen, n-vLen) {
+					s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7], s[8], s[9], s[10], s[11] = gramFull3(z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, n-vLen)
+				}
 				for i := range 4 {
 					addToRow(acc[(a+i)*n+c:], s[i], vLen)
 					addToRow(acc[(a+i)*n+c+vLen:], s[4+i], vLen)
@@ -194,7 +198,9 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 			}
 			if c+2*vLen <= n {
 				var s [8]simd.Float32s
-				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, c+vLen)
+				if !gramAsm(s[:], x, g, lo, hi, m, n, a, c, c+vLen) {
+					s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, c+vLen)
+				}
 				for i := range 4 {
 					addToRow(acc[(a+i)*n+c:], s[i], vLen)
 					addToRow(acc[(a+i)*n+c+vLen:], s[4+i], vLen)
@@ -204,7 +210,9 @@ func gramChunk(acc, x, g []float32, lo, hi, m, n int) {
 			}
 			if c+vLen < n && n >= 2*vLen { // A whole vector, then the row's last one (overlapping it).
 				var s [8]simd.Float32s
-				s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, n-vLen)
+				if !gramAsm(s[:], x, g, lo, hi, m, n, a, c, n-vLen) {
+					s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, hi, m, n, a, c, n-vLen)
+				}
 				for i := range 4 {
 					addToRow(acc[(a+i)*n+c:], s[i], vLen)
 					addTail(acc[(a+i)*n+n-vLen:(a+i)*n+n], s[4+i], c+vLen-(n-vLen))

@@ -132,8 +132,12 @@ func execTallDense(backend *gobackend.Backend, node *gobackend.Node, inputs []*g
 		}
 		w = wt
 	}
-	blocks := (p.r + 3) / 4
+	blocks, whole := (p.r+3)/4, p.r/4
 	splitWork(backend, blocks, tallDenseChunkRows/4, func(lo, hi int) {
+		// Whole blocks of four rows in assembly where the CPU and the width allow.
+		if top := min(hi, whole); lo < top && denseBlocksAsm(out, x, w, p, lo, top) {
+			lo = top
+		}
 		for b := lo; b < hi; b++ {
 			denseRowBlock(out, x, w, p, 4*b, min(p.r, 4*b+4))
 		}

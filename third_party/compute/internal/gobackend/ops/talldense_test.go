@@ -7,6 +7,7 @@ package ops
 import (
 	"math"
 	"math/rand/v2"
+	"simd"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -139,6 +140,124 @@ func TestTallDenseChoiceGivesEqualProducts(t *testing.T) {
 					t.Fatalf("%d columns, [%d,%d]: kernel %g, GEMM %g, chosen %g (tolerance %g)", n, row, j, kernel[i], gemm[i], chosen[i], tol)
 				}
 			}
+		}
+	}
+}
+
+// TestTallDenseAssemblyAgreesBitForBit holds the AVX-512 assembly pass (talldense_amd64.s)
+// to the Go kernel it stands in for, bit for bit: on widths 33 to 48 (three vectors, the
+// last overlapping the second below 48), contracting lengths of 1 to 70, several blocks
+// in one call and a call that starts past the first block, with negative zeros,
+// infinities and NaNs among the inputs; and it takes exactly the widths of one
+// three-vector pass. Skipped where the CPU has no AVX-512.
+func TestTallDenseAssemblyAgreesBitForBit(t *testing.T) {
+	for n := 1; n <= 64; n++ {
+		if want := n > 32 && n <= 48 && segmentSumLanes() == 16; tallDenseAsm(n) != want {
+			t.Errorf("tallDenseAsm(%d) = %v, want %v", n, !want, want)
+		}
+	}
+	if !tallDenseAsm(40) {
+		t.Skip("no AVX-512 here: the assembly pass does not run")
+	}
+	rng := rand.New(rand.NewPCG(73, 74))
+	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40}
+	for _, n := range []int{33, 40, 42, 47, 48} {
+		for _, k := range []int{1, 2, 7, 40, 70} {
+			const blocks = 5
+			p := &tallDense{r: 4 * blocks, k: k, n: n}
+			x, w := randomFloats(rng, p.r*k), randomFloats(rng, k*n)
+			if k > 2 {
+				for i, v := range special {
+					x[(i*37)%len(x)], w[(i*53)%len(w)] = v, v
+				}
+			}
+			want, got := make([]float32, p.r*n), make([]float32, p.r*n)
+			for b := range blocks {
+				denseRowBlock(want, x, w, p, 4*b, 4*b+4)
+			}
+			if !denseBlocksAsm(got, x, w, p, 0, 2) || !denseBlocksAsm(got, x, w, p, 2, blocks) {
+				t.Fatalf("n=%d k=%d: the assembly pass refused the product", n, k)
+			}
+			for i := range want {
+				if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+					t.Fatalf("n=%d k=%d: element [%d,%d] %g (%#x), Go kernel %g (%#x)", n, k, i/n, i%n, got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+	p := &tallDense{r: 8, k: 4, n: 40}
+	if denseBlocksAsm(make([]float32, 8*40), make([]float32, 8*4), make([]float32, 4*40), p, 1, 3) {
+		t.Error("a block past x's rows was taken")
+	}
+}
+
+// TestTallGramAssemblyAgreesBitForBit holds the AVX-512 assembly passes of the Gram
+// kernel (talldense_amd64.s) to gramFull2, gramFull3 and gramFull4, bit for bit: two
+// vectors apart and overlapping, three with the last overlapping the second (widths 33 to
+// 48), four, x's columns at an offset, chunks of 1 to 70 rows starting past the first,
+// with negative zeros, infinities and NaNs among the inputs; and gramAsm refuses what no
+// pass covers. Skipped without AVX-512.
+func TestTallGramAssemblyAgreesBitForBit(t *testing.T) {
+	if segmentSumLanes() != 16 {
+		if gramAsm(make([]simd.Float32s, 12), make([]float32, 80), make([]float32, 80), 0, 2, 8, 40, 0, 0, 16, 24) {
+			t.Error("the assembly pass ran without AVX-512")
+		}
+		t.Skip("no AVX-512 here: the assembly pass does not run")
+	}
+	rng := rand.New(rand.NewPCG(75, 76))
+	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40}
+	const m, a = 10, 4
+	z := simd.BroadcastFloat32s(0)
+	for _, c := range []struct {
+		n    int
+		cols []int
+	}{
+		{40, []int{0, 24}}, {40, []int{8, 24}}, {32, []int{0, 16}}, {70, []int{3, 40}},
+		{33, []int{0, 16, 17}}, {40, []int{0, 16, 24}}, {47, []int{0, 16, 31}}, {48, []int{0, 16, 32}}, {60, []int{5, 21, 44}},
+		{64, []int{0, 16, 32, 48}}, {130, []int{64, 80, 96, 112}},
+	} {
+		for _, rows := range []int{1, 2, 7, 64, 70} {
+			lo := 3
+			x, g := randomFloats(rng, (lo+rows)*m), randomFloats(rng, (lo+rows)*c.n)
+			if rows > 2 {
+				for i, v := range special {
+					x[lo*m+a+(i*37)%(rows*m-a)], g[lo*c.n+(i*53)%(rows*c.n)] = v, v
+				}
+			}
+			got, want := make([]simd.Float32s, 4*len(c.cols)), make([]simd.Float32s, 16)
+			if !gramAsm(got, x, g, lo, lo+rows, m, c.n, a, c.cols...) {
+				t.Fatalf("n=%d cols=%v rows=%d: the assembly pass refused the chunk", c.n, c.cols, rows)
+			}
+			switch cc := c.cols; len(cc) {
+			case 2:
+				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, c.n, a, cc[0], cc[1])
+			case 3:
+				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8], want[9], want[10], want[11] = gramFull3(z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, c.n, a, cc[0], cc[2])
+			case 4:
+				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8], want[9], want[10], want[11], want[12], want[13], want[14], want[15] = gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, c.n, a, cc[0])
+			}
+			for i := range got {
+				var gv, wv [16]float32
+				got[i].Store(gv[:])
+				want[i].Store(wv[:])
+				for j := range gv {
+					if math.Float32bits(gv[j]) != math.Float32bits(wv[j]) {
+						t.Fatalf("n=%d cols=%v rows=%d: sum %d lane %d %g (%#x), Go kernel %g (%#x)", c.n, c.cols, rows, i, j, gv[j], math.Float32bits(gv[j]), wv[j], math.Float32bits(wv[j]))
+					}
+				}
+			}
+		}
+	}
+	for _, c := range []struct {
+		lo, hi, m, n, a int
+		cols            []int
+	}{
+		{0, 2, 10, 40, 0, []int{0, 25}}, {0, 2, 10, 40, 7, []int{0, 16, 24}}, {0, 3, 10, 40, 0, []int{0, 16, 24}},
+		{1, 1, 10, 40, 0, []int{0, 16, 24}}, {0, 2, 10, 40, 0, []int{0, 17, 24}}, {0, 2, 10, 64, 0, []int{0, 16, 32, 40}},
+		{0, 2, 10, 40, 0, []int{0}}, {0, 2, 10, 80, 0, []int{0, 16, 32, 48, 64}},
+	} {
+		if gramAsm(make([]simd.Float32s, 4*len(c.cols)), make([]float32, 2*c.m), make([]float32, 2*c.n), c.lo, c.hi, c.m, c.n, c.a, c.cols...) {
+			t.Errorf("%+v: taken, want refused", c)
 		}
 	}
 }
