@@ -93,6 +93,7 @@ func BenchmarkFusionChoice(b *testing.B) {
 	}{
 		{name: "dense40", k: 40, n: 40}, {name: "dense42", k: 40, n: 42}, {name: "dense24", k: 40, n: 24},
 		{name: "gram40", k: 40, n: 40, gram: true},
+		{name: "dense32", k: 32, n: 32}, {name: "dense64", k: 64, n: 64}, {name: "dense64x128", k: 64, n: 128}, {name: "dense128x64", k: 128, n: 64}, {name: "dense80", k: 80, n: 80},
 	} {
 		for _, config := range []string{"", "no_fusion"} {
 			b.Run(c.name+"/"+map[string]string{"": "fused", "no_fusion": "unfused"}[config], func(b *testing.B) {

@@ -11,11 +11,12 @@ package ops
 // panels first (a copy of the largest operand) for a right operand that fits in the L1
 // cache, and pads its tiles where the output's columns are no multiple of the SIMD
 // width. The transformation below recognises such products with narrow outputs (up to
-// 48 columns, of widths where the kernel beats the GEMM on this CPU) and rewrites them into one node that reads
-// x where it lies: for four rows at a time it keeps two or one SIMD vectors of the
-// output's columns per row in registers and adds x[r, k]·w[k, …] over k with fused
-// multiply-adds, w read row by row from the cache (wᵀ is transposed once, into a small
-// buffer). Rows are split among the backend's workers; each output element is summed
+// 128 columns, of widths where the kernel beats the GEMM on this CPU:
+// gobackend.TallDenseFuses) and rewrites them into one node that reads x where it lies:
+// for four rows at a time it keeps up to four SIMD vectors of the output's columns per
+// row in registers (the passes of talldense_amd64.s with AVX-512, of denseRowBlock
+// elsewhere) and adds x[r, k]·w[k, …] over k with fused multiply-adds, w read row by
+// row from the cache (wᵀ is transposed once, into a small buffer). Rows are split among the backend's workers; each output element is summed
 // over k in order, so the result does not depend on the number of workers. The sums are
 // in another order than the GEMM's, so the results agree to float32 rounding, not bit
 // for bit. The backend option "no_fusion" disables it.
@@ -99,12 +100,11 @@ func tallDenseOf(n *gobackend.Node) (*tallDense, bool) {
 }
 
 // maxTallDenseCols bounds the output's columns; of those, the CPU's features choose the
-// widths the kernel takes (gobackend.TallDenseFuses): with AVX-512, those off whole
-// vectors, where the GEMM pads its tiles and the kernel beats it (x · w at 187,570 × 40
-// by 40: 5.1 against 9.8 ms), while on whole tiles the GEMM's packed panels win (60,000
-// × 32 by 32: 0.88 against 0.74 ms; 40,000 × 64 by 128: 5.1 against 4.2 ms); with AVX2,
-// none (the 8-lane kernel takes 3.5 to 4.4 times the assembly GEMM's instructions).
-const maxTallDenseCols = 48
+// widths the kernel takes (gobackend.TallDenseFuses): with AVX-512, whose passes are
+// assembly (talldense_amd64.s), every width but a single whole vector; with AVX2, none
+// (the 8-lane Go kernel takes 3.5 to 4.4 times the assembly GEMM's instructions); without
+// an assembly GEMM, those off whole vectors up to 48.
+const maxTallDenseCols = 128
 
 // tallDenseChunkRows is the least number of rows a worker of a tall dense product gets.
 const tallDenseChunkRows = 256

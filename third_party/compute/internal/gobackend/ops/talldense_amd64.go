@@ -15,19 +15,63 @@ import "simd"
 // assembly keeps the accumulators in place (VFMADD231PS) and adds the same products in
 // the same order: the same bits.
 
-// tallDenseAsm reports whether products of n output columns take the assembly kernel:
-// AVX-512 (the SIMD segment sums' 16 lanes) and one pass of three vectors, 32 < n ≤ 48.
-func tallDenseAsm(n int) bool { return n > 32 && n <= 48 && segmentSumLanes() == 16 }
+// densePass is one assembly pass over the columns of a tall dense product: vecs (2, 3
+// or 4) vectors of 16 columns from c, consecutive but for the last, which starts at
+// last (it may overlap the one before it: both hold the same sums there).
+type densePass struct{ vecs, c, last int }
+
+// denseAsmPasses returns the passes that cover n output columns with AVX-512's 16-lane
+// vectors (four vectors at a time, then four, three or two ending at the row's end), or
+// nil where the CPU has no AVX-512 or n is 16 or less.
+func denseAsmPasses(n int) []densePass {
+	if n <= 16 || segmentSumLanes() != 16 {
+		return nil
+	}
+	var passes []densePass
+	c := 0
+	for ; n-c >= 64; c += 64 {
+		passes = append(passes, densePass{4, c, c + 48})
+	}
+	switch rem := n - c; {
+	case rem == 0:
+	case rem > 48 && n >= 64: // Four vectors ending at the row's end.
+		passes = append(passes, densePass{4, n - 64, n - 16})
+	case rem > 48: // 48 < n < 64: two pairs.
+		passes = append(passes, densePass{2, 0, 16}, densePass{2, 32, n - 16})
+	case rem > 32:
+		passes = append(passes, densePass{3, c, n - 16})
+	case rem > 16:
+		passes = append(passes, densePass{2, c, n - 16})
+	default: // The last few columns, with the vector before them again.
+		passes = append(passes, densePass{2, n - 32, n - 16})
+	}
+	return passes
+}
+
+// tallDenseAsm reports whether products of n output columns take the assembly passes.
+func tallDenseAsm(n int) bool { return denseAsmPasses(n) != nil }
 
 // denseBlocksAsm writes the output rows of the blocks [lo, hi) of four rows of x · w
-// (w [k, n] not transposed) with the assembly kernel and returns true, or returns false
-// (writing nothing) where the kernel does not take p or a block lies past x's rows.
+// (w [k, n] not transposed) with the assembly passes and returns true, or returns false
+// (writing nothing) where they do not take p or a block lies past x's rows.
 func denseBlocksAsm(out, x, w []float32, p *tallDense, lo, hi int) bool {
-	if !tallDenseAsm(p.n) || lo < 0 || 4*hi > p.r || len(x) < p.r*p.k || len(out) < p.r*p.n || len(w) < p.k*p.n || p.k < 1 {
+	passes := denseAsmPasses(p.n)
+	if passes == nil || lo < 0 || 4*hi > p.r || len(x) < p.r*p.k || len(out) < p.r*p.n || len(w) < p.k*p.n || p.k < 1 {
 		return false
 	}
-	if hi > lo {
-		dense4x3AVX512(&out[4*lo*p.n], &x[4*lo*p.k], &w[0], p.k, p.n, p.n-16, hi-lo)
+	if hi <= lo {
+		return true
+	}
+	o, xs := 4*lo*p.n, &x[4*lo*p.k]
+	for _, ps := range passes {
+		switch ps.vecs {
+		case 4:
+			dense4x4AVX512(&out[o+ps.c], xs, &w[ps.c], p.k, p.n, hi-lo)
+		case 3:
+			dense4x3AVX512(&out[o+ps.c], xs, &w[ps.c], p.k, p.n, ps.last-ps.c, hi-lo)
+		case 2:
+			dense4x2AVX512(&out[o+ps.c], xs, &w[ps.c], p.k, p.n, ps.last-ps.c, hi-lo)
+		}
 	}
 	return true
 }

@@ -11,10 +11,11 @@
 
 // func dense4x3AVX512(out, x, w *float32, k, n, c3, blocks int)
 //
-// For each of blocks blocks of four rows (x's rows k floats apart, out's n), the
-// output columns [0, 16), [16, 32) and [c3, c3+16) of x · w (w [k, n], rows n floats
-// apart): each element the sum over kk in order of x[r, kk]·w[kk, j], fused
-// multiply-adds from zero, as dense4x3 adds them. k ≥ 1; 32 < n ≤ 48, c3 = n − 16.
+// For each of blocks blocks of four rows (x's rows k floats apart, out's n), the three
+// vectors of output columns at out's offsets 0, 16 and c3 of x · w (w [k, n], rows n
+// floats apart, given at the same column as out): each element the sum over kk in order
+// of x[r, kk]·w[kk, j], fused multiply-adds from zero, as dense4x3 adds them. k ≥ 1;
+// c3 ≥ 16 (the third vector may overlap the second: both hold the same sums there).
 TEXT ·dense4x3AVX512(SB), NOSPLIT, $0-56
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
@@ -312,5 +313,179 @@ gram4store:
 	VMOVUPS Z21, 832(DI)
 	VMOVUPS Z22, 896(DI)
 	VMOVUPS Z23, 960(DI)
+	VZEROUPPER
+	RET
+
+// func dense4x2AVX512(out, x, w *float32, k, n, c2, blocks int)
+//
+// dense4x3AVX512 for the two vectors of columns at 0 and c2 (out and w given at the
+// pass's first column).
+TEXT ·dense4x2AVX512(SB), NOSPLIT, $0-56
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ k+24(FP), CX
+	MOVQ n+32(FP), R8
+	MOVQ c2+40(FP), R9
+	MOVQ blocks+48(FP), R13
+	SHLQ $2, R8
+	SHLQ $2, R9
+	TESTQ R13, R13
+	JLE d2done
+
+d2block:
+	MOVQ w+16(FP), DX
+	MOVQ SI, R10
+	LEAQ (SI)(CX*4), R11
+	LEAQ (R11)(CX*4), R12
+	LEAQ (R12)(CX*4), BX
+	MOVQ CX, AX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+
+d2loop:
+	VMOVUPS (DX), Z12
+	VMOVUPS (DX)(R9*1), Z13
+	VBROADCASTSS (R10), Z16
+	VBROADCASTSS (R11), Z17
+	VBROADCASTSS (R12), Z18
+	VBROADCASTSS (BX), Z19
+	VFMADD231PS Z16, Z12, Z0
+	VFMADD231PS Z16, Z13, Z4
+	VFMADD231PS Z17, Z12, Z1
+	VFMADD231PS Z17, Z13, Z5
+	VFMADD231PS Z18, Z12, Z2
+	VFMADD231PS Z18, Z13, Z6
+	VFMADD231PS Z19, Z12, Z3
+	VFMADD231PS Z19, Z13, Z7
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $4, BX
+	ADDQ R8, DX
+	DECQ AX
+	JNZ d2loop
+
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z4, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Z1, (DI)
+	VMOVUPS Z5, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Z2, (DI)
+	VMOVUPS Z6, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Z3, (DI)
+	VMOVUPS Z7, (DI)(R9*1)
+	ADDQ R8, DI
+	LEAQ (BX), SI
+	DECQ R13
+	JNZ d2block
+
+d2done:
+	VZEROUPPER
+	RET
+
+// func dense4x4AVX512(out, x, w *float32, k, n, blocks int)
+//
+// dense4x3AVX512 for the four consecutive vectors of columns at 0, 16, 32 and 48 (out
+// and w given at the pass's first column).
+TEXT ·dense4x4AVX512(SB), NOSPLIT, $0-48
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ k+24(FP), CX
+	MOVQ n+32(FP), R8
+	MOVQ blocks+40(FP), R13
+	SHLQ $2, R8
+	TESTQ R13, R13
+	JLE d4done
+
+d4block:
+	MOVQ w+16(FP), DX
+	MOVQ SI, R10
+	LEAQ (SI)(CX*4), R11
+	LEAQ (R11)(CX*4), R12
+	LEAQ (R12)(CX*4), BX
+	MOVQ CX, AX
+	VPXORD Z0, Z0, Z0
+	VPXORD Z1, Z1, Z1
+	VPXORD Z2, Z2, Z2
+	VPXORD Z3, Z3, Z3
+	VPXORD Z4, Z4, Z4
+	VPXORD Z5, Z5, Z5
+	VPXORD Z6, Z6, Z6
+	VPXORD Z7, Z7, Z7
+	VPXORD Z8, Z8, Z8
+	VPXORD Z9, Z9, Z9
+	VPXORD Z10, Z10, Z10
+	VPXORD Z11, Z11, Z11
+	VPXORD Z20, Z20, Z20
+	VPXORD Z21, Z21, Z21
+	VPXORD Z22, Z22, Z22
+	VPXORD Z23, Z23, Z23
+
+d4loop:
+	VMOVUPS (DX), Z12
+	VMOVUPS 64(DX), Z13
+	VMOVUPS 128(DX), Z14
+	VMOVUPS 192(DX), Z24
+	VBROADCASTSS (R10), Z16
+	VBROADCASTSS (R11), Z17
+	VBROADCASTSS (R12), Z18
+	VBROADCASTSS (BX), Z19
+	VFMADD231PS Z16, Z12, Z0
+	VFMADD231PS Z16, Z13, Z4
+	VFMADD231PS Z16, Z14, Z8
+	VFMADD231PS Z16, Z24, Z20
+	VFMADD231PS Z17, Z12, Z1
+	VFMADD231PS Z17, Z13, Z5
+	VFMADD231PS Z17, Z14, Z9
+	VFMADD231PS Z17, Z24, Z21
+	VFMADD231PS Z18, Z12, Z2
+	VFMADD231PS Z18, Z13, Z6
+	VFMADD231PS Z18, Z14, Z10
+	VFMADD231PS Z18, Z24, Z22
+	VFMADD231PS Z19, Z12, Z3
+	VFMADD231PS Z19, Z13, Z7
+	VFMADD231PS Z19, Z14, Z11
+	VFMADD231PS Z19, Z24, Z23
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $4, BX
+	ADDQ R8, DX
+	DECQ AX
+	JNZ d4loop
+
+	VMOVUPS Z0, (DI)
+	VMOVUPS Z4, 64(DI)
+	VMOVUPS Z8, 128(DI)
+	VMOVUPS Z20, 192(DI)
+	ADDQ R8, DI
+	VMOVUPS Z1, (DI)
+	VMOVUPS Z5, 64(DI)
+	VMOVUPS Z9, 128(DI)
+	VMOVUPS Z21, 192(DI)
+	ADDQ R8, DI
+	VMOVUPS Z2, (DI)
+	VMOVUPS Z6, 64(DI)
+	VMOVUPS Z10, 128(DI)
+	VMOVUPS Z22, 192(DI)
+	ADDQ R8, DI
+	VMOVUPS Z3, (DI)
+	VMOVUPS Z7, 64(DI)
+	VMOVUPS Z11, 128(DI)
+	VMOVUPS Z23, 192(DI)
+	ADDQ R8, DI
+	LEAQ (BX), SI
+	DECQ R13
+	JNZ d4block
+
+d4done:
 	VZEROUPPER
 	RET

@@ -23,3 +23,12 @@ func gram4x3AVX512(sums, x, grad *float32, rows, m, n, c3 int)
 
 //go:noescape
 func gram4x4AVX512(sums, x, grad *float32, rows, m, n int)
+
+// dense4x2AVX512 and dense4x4AVX512 are dense4x3AVX512's passes of two and four vectors
+// (talldense_amd64.s), given out and w at the pass's first column.
+//
+//go:noescape
+func dense4x2AVX512(out, x, w *float32, k, n, c2, blocks int)
+
+//go:noescape
+func dense4x4AVX512(out, x, w *float32, k, n, blocks int)

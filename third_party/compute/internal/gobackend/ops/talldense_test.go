@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"simd"
+	"slices"
 	"testing"
 
 	"github.com/gomlx/compute"
@@ -61,10 +62,10 @@ func runTallDense(t *testing.T, config string, r, k, n int, transposed bool, x, 
 // to a float64 sum computed here, to float32 rounding: a GatedGCN layer's width (40: two
 // column vectors of AVX-512 and a partial one), 64 by 24, 40 by 42 (pairs of vectors and
 // a partial one on every SIMD width), 160 by 40 transposed, odd sizes (rows not a
-// multiple of four, a row block split across workers) where this CPU's kernel takes them
-// (gobackend.TallDenseFuses); products too wide (128 columns), of whole SIMD vectors (32
-// columns on every width, 40 and 24 on arm64's narrower vectors), any width with AVX2's
-// GEMM, or too short stay unfused.
+// multiple of four, a row block split across workers), and 32, 80 and 128 columns, each
+// where this CPU's kernel takes it (gobackend.TallDenseFuses: with AVX-512 every width
+// but 16, elsewhere widths off whole vectors up to 48); products too wide (160 columns),
+// any width with AVX2's GEMM, or too short stay unfused.
 func TestTallDenseEqualsUnfused(t *testing.T) {
 	rng := rand.New(rand.NewPCG(71, 72))
 	for _, c := range []struct {
@@ -75,10 +76,12 @@ func TestTallDenseEqualsUnfused(t *testing.T) {
 		{r: 20001, k: 40, n: 40, fused: true},
 		{r: 9001, k: 64, n: 24, fused: true},
 		{r: 9001, k: 40, n: 42, fused: true},
-		{r: 9001, k: 64, n: 32, fused: false},
+		{r: 9001, k: 64, n: 32, fused: true},
 		{r: 4099, k: 160, n: 40, transposed: true, fused: true},
 		{r: 5003, k: 17, n: 7, transposed: true, fused: true},
-		{r: 9001, k: 64, n: 128, fused: false},
+		{r: 9001, k: 64, n: 128, fused: true},
+		{r: 9001, k: 64, n: 80, fused: true},
+		{r: 9001, k: 64, n: 160, fused: false},
 		{r: 500, k: 40, n: 40, fused: false},
 	} {
 		x, w := randomFloats(rng, c.r*c.k), randomFloats(rng, c.k*c.n)
@@ -117,7 +120,7 @@ func TestTallDenseEqualsUnfused(t *testing.T) {
 func TestTallDenseChoiceGivesEqualProducts(t *testing.T) {
 	rng := rand.New(rand.NewPCG(73, 74))
 	const r, k = 4097, 40
-	for _, n := range []int{8, 16, 24, 32, 40, 48, 20, 7} {
+	for _, n := range []int{8, 16, 24, 32, 40, 48, 20, 7, 64, 80, 128} {
 		x, w := randomFloats(rng, r*k), randomFloats(rng, k*n)
 		chosen, nf := runTallDense(t, "", r, k, n, false, x, w)
 		gemm, _ := runTallDense(t, "no_fusion", r, k, n, false, x, w)
@@ -144,24 +147,42 @@ func TestTallDenseChoiceGivesEqualProducts(t *testing.T) {
 	}
 }
 
-// TestTallDenseAssemblyAgreesBitForBit holds the AVX-512 assembly pass (talldense_amd64.s)
-// to the Go kernel it stands in for, bit for bit: on widths 33 to 48 (three vectors, the
-// last overlapping the second below 48), contracting lengths of 1 to 70, several blocks
-// in one call and a call that starts past the first block, with negative zeros,
-// infinities and NaNs among the inputs; and it takes exactly the widths of one
-// three-vector pass. Skipped where the CPU has no AVX-512.
+// TestTallDenseAssemblyAgreesBitForBit holds the AVX-512 assembly passes
+// (talldense_amd64.s) to the Go kernel they stand in for, bit for bit: widths of 17 to 128
+// columns (passes of four, three and two vectors, the last overlapping the one before
+// it where the width is no multiple of 16), contracting lengths of 1 to 70, several
+// blocks in one call and a call that starts past the first block, with negative zeros,
+// infinities and NaNs among the inputs; and they take every width above one vector.
+// Skipped where the CPU has no AVX-512.
 func TestTallDenseAssemblyAgreesBitForBit(t *testing.T) {
 	for n := 1; n <= 64; n++ {
-		if want := n > 32 && n <= 48 && segmentSumLanes() == 16; tallDenseAsm(n) != want {
+		if want := n > 16 && segmentSumLanes() == 16; tallDenseAsm(n) != want {
 			t.Errorf("tallDenseAsm(%d) = %v, want %v", n, !want, want)
 		}
 	}
 	if !tallDenseAsm(40) {
 		t.Skip("no AVX-512 here: the assembly pass does not run")
 	}
+	for n := 17; n <= 200; n++ { // The passes' vectors lie in the row and cover it.
+		covered := make([]bool, n)
+		for _, ps := range denseAsmPasses(n) {
+			cols := []int{ps.c, ps.c + 16, ps.c + 32, ps.c + 48}[:ps.vecs-1]
+			for _, c := range append(cols, ps.last) {
+				if c < 0 || c+16 > n || c < ps.c {
+					t.Fatalf("n=%d: pass %+v has a vector at column %d", n, ps, c)
+				}
+				for j := c; j < c+16; j++ {
+					covered[j] = true
+				}
+			}
+		}
+		if i := slices.Index(covered, false); i >= 0 {
+			t.Fatalf("n=%d: column %d in no pass (%+v)", n, i, denseAsmPasses(n))
+		}
+	}
 	rng := rand.New(rand.NewPCG(73, 74))
 	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40}
-	for _, n := range []int{33, 40, 42, 47, 48} {
+	for _, n := range []int{17, 24, 32, 33, 40, 42, 47, 48, 50, 63, 64, 65, 80, 96, 100, 127, 128} {
 		for _, k := range []int{1, 2, 7, 40, 70} {
 			const blocks = 5
 			p := &tallDense{r: 4 * blocks, k: k, n: n}
