@@ -247,3 +247,35 @@ func dense4x1(s0, s1, s2, s3 simd.Float32s, x, w []float32, r0, k, n, c int) (_,
 	}
 	return s0, s1, s2, s3
 }
+
+// densePass is one assembly pass over the columns of a tall dense product: vecs vectors
+// from column c, consecutive but for the last, which starts at column last (it may
+// overlap the one before it: both hold the same sums there).
+type densePass struct{ vecs, c, last int }
+
+// denseAsmPasses returns the passes that cover n output columns with this CPU's vectors:
+// passes of as many vectors as fit, then one of as many as the rest needs, ending at the
+// row's end (at least two vectors: a single one is taken with the vector before it), or
+// nil where there are no assembly passes or n is one vector or less.
+func denseAsmPasses(n int) []densePass {
+	l, v := asmLanes()
+	if l == 0 || n <= l {
+		return nil
+	}
+	var passes []densePass
+	c := 0
+	for ; n-c >= v*l; c += v * l {
+		passes = append(passes, densePass{v, c, c + (v-1)*l})
+	}
+	switch need := (n - c + l - 1) / l; {
+	case need == 0:
+	case need == 1:
+		passes = append(passes, densePass{2, n - 2*l, n - l})
+	default:
+		passes = append(passes, densePass{need, c, n - l})
+	}
+	return passes
+}
+
+// tallDenseAsm reports whether products of n output columns take the assembly passes.
+func tallDenseAsm(n int) bool { return denseAsmPasses(n) != nil }

@@ -391,17 +391,19 @@ d2done:
 	VZEROUPPER
 	RET
 
-// func dense4x4AVX512(out, x, w *float32, k, n, blocks int)
+// func dense4x4AVX512(out, x, w *float32, k, n, c4, blocks int)
 //
-// dense4x3AVX512 for the four consecutive vectors of columns at 0, 16, 32 and 48 (out
-// and w given at the pass's first column).
-TEXT ·dense4x4AVX512(SB), NOSPLIT, $0-48
+// dense4x3AVX512 for the four vectors of columns at 0, 16, 32 and c4 (out and w given at
+// the pass's first column).
+TEXT ·dense4x4AVX512(SB), NOSPLIT, $0-56
 	MOVQ out+0(FP), DI
 	MOVQ x+8(FP), SI
 	MOVQ k+24(FP), CX
 	MOVQ n+32(FP), R8
-	MOVQ blocks+40(FP), R13
+	MOVQ c4+40(FP), R9
+	MOVQ blocks+48(FP), R13
 	SHLQ $2, R8
+	SHLQ $2, R9
 	TESTQ R13, R13
 	JLE d4done
 
@@ -433,7 +435,7 @@ d4loop:
 	VMOVUPS (DX), Z12
 	VMOVUPS 64(DX), Z13
 	VMOVUPS 128(DX), Z14
-	VMOVUPS 192(DX), Z24
+	VMOVUPS (DX)(R9*1), Z24
 	VBROADCASTSS (R10), Z16
 	VBROADCASTSS (R11), Z17
 	VBROADCASTSS (R12), Z18
@@ -465,22 +467,22 @@ d4loop:
 	VMOVUPS Z0, (DI)
 	VMOVUPS Z4, 64(DI)
 	VMOVUPS Z8, 128(DI)
-	VMOVUPS Z20, 192(DI)
+	VMOVUPS Z20, (DI)(R9*1)
 	ADDQ R8, DI
 	VMOVUPS Z1, (DI)
 	VMOVUPS Z5, 64(DI)
 	VMOVUPS Z9, 128(DI)
-	VMOVUPS Z21, 192(DI)
+	VMOVUPS Z21, (DI)(R9*1)
 	ADDQ R8, DI
 	VMOVUPS Z2, (DI)
 	VMOVUPS Z6, 64(DI)
 	VMOVUPS Z10, 128(DI)
-	VMOVUPS Z22, 192(DI)
+	VMOVUPS Z22, (DI)(R9*1)
 	ADDQ R8, DI
 	VMOVUPS Z3, (DI)
 	VMOVUPS Z7, 64(DI)
 	VMOVUPS Z11, 128(DI)
-	VMOVUPS Z23, 192(DI)
+	VMOVUPS Z23, (DI)(R9*1)
 	ADDQ R8, DI
 	LEAQ (BX), SI
 	DECQ R13

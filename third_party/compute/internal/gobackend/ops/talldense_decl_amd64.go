@@ -4,17 +4,21 @@
 
 package ops
 
-// dense4x3AVX512 is the tall dense kernel's pass of three 16-lane vectors for blocks
-// blocks of four rows, in AVX-512 assembly (talldense_amd64.s; its caller is
-// denseBlocksAsm, which checks the CPU and the bounds).
-//
+// The tall dense and Gram kernels' passes in assembly: AVX-512's in talldense_amd64.s,
+// AVX2's in talldense_avx2_amd64.s. Their callers, denseBlocksAsm and gramAsm
+// (talldense_amd64.go), check the CPU and the bounds. The dense passes take out and w at
+// the pass's first column, the last vector at column cLast (c3, c4) of it, and blocks
+// blocks of four rows; the Gram passes take x and g at their first row and column.
+
+//go:noescape
+func dense4x2AVX512(out, x, w *float32, k, n, c2, blocks int)
+
 //go:noescape
 func dense4x3AVX512(out, x, w *float32, k, n, c3, blocks int)
 
-// gram4x2AVX512, gram4x3AVX512 and gram4x4AVX512 are the tall Gram kernel's passes of
-// two, three and four 16-lane vectors over rows rows, in AVX-512 assembly
-// (talldense_amd64.s; their caller is gramAsm, which checks the CPU and the bounds).
-//
+//go:noescape
+func dense4x4AVX512(out, x, w *float32, k, n, c4, blocks int)
+
 //go:noescape
 func gram4x2AVX512(sums, x, grad *float32, rows, m, n, c2 int)
 
@@ -24,11 +28,14 @@ func gram4x3AVX512(sums, x, grad *float32, rows, m, n, c3 int)
 //go:noescape
 func gram4x4AVX512(sums, x, grad *float32, rows, m, n int)
 
-// dense4x2AVX512 and dense4x4AVX512 are dense4x3AVX512's passes of two and four vectors
-// (talldense_amd64.s), given out and w at the pass's first column.
-//
 //go:noescape
-func dense4x2AVX512(out, x, w *float32, k, n, c2, blocks int)
+func dense4x2AVX2(out, x, w *float32, k, n, cLast, blocks int)
 
 //go:noescape
-func dense4x4AVX512(out, x, w *float32, k, n, blocks int)
+func dense4x3AVX2(out, x, w *float32, k, n, cLast, blocks int)
+
+//go:noescape
+func gram4x2AVX2(sums, x, grad *float32, rows, m, n, cLast int)
+
+//go:noescape
+func gram4x3AVX2(sums, x, grad *float32, rows, m, n, cLast int)

@@ -6,8 +6,8 @@ package ops
 
 import "simd"
 
-// tallDenseAsm is false off amd64: no assembly kernel (talldense_amd64.go).
-func tallDenseAsm(n int) bool { return false }
+// asmLanes is zero off amd64: no assembly passes (talldense_amd64.go).
+func asmLanes() (lanes, maxVecs int) { return 0, 0 }
 
 // denseBlocksAsm writes nothing off amd64 (talldense_amd64.go): denseRowBlock computes
 // every block.

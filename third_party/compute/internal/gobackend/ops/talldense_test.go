@@ -147,31 +147,36 @@ func TestTallDenseChoiceGivesEqualProducts(t *testing.T) {
 	}
 }
 
-// TestTallDenseAssemblyAgreesBitForBit holds the AVX-512 assembly passes
-// (talldense_amd64.s) to the Go kernel they stand in for, bit for bit: widths of 17 to 128
-// columns (passes of four, three and two vectors, the last overlapping the one before
-// it where the width is no multiple of 16), contracting lengths of 1 to 70, several
-// blocks in one call and a call that starts past the first block, with negative zeros,
-// infinities and NaNs among the inputs; and they take every width above one vector.
-// Skipped where the CPU has no AVX-512.
+// TestTallDenseAssemblyAgreesBitForBit holds the assembly passes (AVX-512's in
+// talldense_amd64.s, AVX2's in talldense_avx2_amd64.s, whichever this CPU runs) to the Go
+// kernel they stand in for, bit for bit: widths of 9 to 128 columns (passes of four,
+// three and two vectors, the last overlapping the one before it where the width is no
+// multiple of the vector), contracting lengths of 1 to 70, several blocks in one call and
+// a call that starts past the first block, with negative zeros, infinities and NaNs among
+// the inputs; the passes cover every width above one vector and stay in the row. Skipped
+// where the CPU has neither.
 func TestTallDenseAssemblyAgreesBitForBit(t *testing.T) {
+	l, maxVecs := asmLanes()
 	for n := 1; n <= 64; n++ {
-		if want := n > 16 && segmentSumLanes() == 16; tallDenseAsm(n) != want {
+		if want := n > l && l > 0; tallDenseAsm(n) != want {
 			t.Errorf("tallDenseAsm(%d) = %v, want %v", n, !want, want)
 		}
 	}
-	if !tallDenseAsm(40) {
-		t.Skip("no AVX-512 here: the assembly pass does not run")
+	if l == 0 {
+		t.Skip("neither AVX-512 nor AVX2 here: the assembly passes do not run")
 	}
-	for n := 17; n <= 200; n++ { // The passes' vectors lie in the row and cover it.
+	for n := l + 1; n <= 200; n++ { // The passes' vectors lie in the row and cover it.
 		covered := make([]bool, n)
 		for _, ps := range denseAsmPasses(n) {
-			cols := []int{ps.c, ps.c + 16, ps.c + 32, ps.c + 48}[:ps.vecs-1]
+			if ps.vecs < 2 || ps.vecs > maxVecs {
+				t.Fatalf("n=%d: pass %+v of %d vectors", n, ps, ps.vecs)
+			}
+			cols := []int{ps.c, ps.c + l, ps.c + 2*l, ps.c + 3*l}[:ps.vecs-1]
 			for _, c := range append(cols, ps.last) {
-				if c < 0 || c+16 > n || c < ps.c {
+				if c < 0 || c+l > n || c < ps.c {
 					t.Fatalf("n=%d: pass %+v has a vector at column %d", n, ps, c)
 				}
-				for j := c; j < c+16; j++ {
+				for j := c; j < c+l; j++ {
 					covered[j] = true
 				}
 			}
@@ -182,7 +187,10 @@ func TestTallDenseAssemblyAgreesBitForBit(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(73, 74))
 	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40}
-	for _, n := range []int{17, 24, 32, 33, 40, 42, 47, 48, 50, 63, 64, 65, 80, 96, 100, 127, 128} {
+	for _, n := range []int{9, 12, 16, 17, 24, 32, 33, 40, 42, 47, 48, 50, 63, 64, 65, 80, 96, 100, 127, 128} {
+		if n <= l {
+			continue
+		}
 		for _, k := range []int{1, 2, 7, 40, 70} {
 			const blocks = 5
 			p := &tallDense{r: 4 * blocks, k: k, n: n}
@@ -212,58 +220,69 @@ func TestTallDenseAssemblyAgreesBitForBit(t *testing.T) {
 	}
 }
 
-// TestTallGramAssemblyAgreesBitForBit holds the AVX-512 assembly passes of the Gram
-// kernel (talldense_amd64.s) to gramFull2, gramFull3 and gramFull4, bit for bit: two
-// vectors apart and overlapping, three with the last overlapping the second (widths 33 to
-// 48), four, x's columns at an offset, chunks of 1 to 70 rows starting past the first,
-// with negative zeros, infinities and NaNs among the inputs; and gramAsm refuses what no
-// pass covers. Skipped without AVX-512.
+// TestTallGramAssemblyAgreesBitForBit holds the assembly passes of the Gram kernel
+// (AVX-512's in talldense_amd64.s, AVX2's in talldense_avx2_amd64.s, whichever this CPU
+// runs) to gramFull2, gramFull3 and gramFull4, bit for bit: two vectors apart and
+// overlapping, three with the last overlapping the second, four (AVX-512), x's columns at
+// an offset, chunks of 1 to 70 rows starting past the first, with negative zeros,
+// infinities and NaNs among the inputs; and gramAsm refuses what no pass covers. Skipped
+// where the CPU has neither.
 func TestTallGramAssemblyAgreesBitForBit(t *testing.T) {
-	if segmentSumLanes() != 16 {
+	l, maxVecs := asmLanes()
+	if l == 0 {
 		if gramAsm(make([]simd.Float32s, 12), make([]float32, 80), make([]float32, 80), 0, 2, 8, 40, 0, 0, 16, 24) {
-			t.Error("the assembly pass ran without AVX-512")
+			t.Error("an assembly pass ran without AVX-512 or AVX2")
 		}
-		t.Skip("no AVX-512 here: the assembly pass does not run")
+		t.Skip("neither AVX-512 nor AVX2 here: the assembly passes do not run")
 	}
 	rng := rand.New(rand.NewPCG(75, 76))
 	special := []float32{float32(math.Copysign(0, -1)), float32(math.Inf(1)), float32(math.Inf(-1)), float32(math.NaN()), 1e-40}
 	const m, a = 10, 4
 	z := simd.BroadcastFloat32s(0)
+	// Widths and columns in vectors of l lanes (an overlapping last vector where
+	// fractional), as gramChunk asks for them.
 	for _, c := range []struct {
-		n    int
-		cols []int
+		n    float64
+		cols []float64
 	}{
-		{40, []int{0, 24}}, {40, []int{8, 24}}, {32, []int{0, 16}}, {70, []int{3, 40}},
-		{33, []int{0, 16, 17}}, {40, []int{0, 16, 24}}, {47, []int{0, 16, 31}}, {48, []int{0, 16, 32}}, {60, []int{5, 21, 44}},
-		{64, []int{0, 16, 32, 48}}, {130, []int{64, 80, 96, 112}},
+		{2.5, []float64{0, 1.5}}, {2.5, []float64{0.5, 1.5}}, {2, []float64{0, 1}}, {4.375, []float64{0.1875, 2.5}},
+		{2.0625, []float64{0, 1, 1.0625}}, {2.5, []float64{0, 1, 1.5}}, {3, []float64{0, 1, 2}}, {3.75, []float64{0.3125, 1.3125, 2.75}},
+		{4, []float64{0, 1, 2, 3}}, {8.125, []float64{4, 5, 6, 7}},
 	} {
+		if len(c.cols) > maxVecs {
+			continue
+		}
+		n, cols := int(c.n*float64(l)), make([]int, len(c.cols))
+		for i, v := range c.cols {
+			cols[i] = int(v * float64(l))
+		}
 		for _, rows := range []int{1, 2, 7, 64, 70} {
 			lo := 3
-			x, g := randomFloats(rng, (lo+rows)*m), randomFloats(rng, (lo+rows)*c.n)
+			x, g := randomFloats(rng, (lo+rows)*m), randomFloats(rng, (lo+rows)*n)
 			if rows > 2 {
 				for i, v := range special {
-					x[lo*m+a+(i*37)%(rows*m-a)], g[lo*c.n+(i*53)%(rows*c.n)] = v, v
+					x[lo*m+a+(i*37)%(rows*m-a)], g[lo*n+(i*53)%(rows*n)] = v, v
 				}
 			}
-			got, want := make([]simd.Float32s, 4*len(c.cols)), make([]simd.Float32s, 16)
-			if !gramAsm(got, x, g, lo, lo+rows, m, c.n, a, c.cols...) {
-				t.Fatalf("n=%d cols=%v rows=%d: the assembly pass refused the chunk", c.n, c.cols, rows)
+			got, want := make([]simd.Float32s, 4*len(cols)), make([]simd.Float32s, 16)
+			if !gramAsm(got, x, g, lo, lo+rows, m, n, a, cols...) {
+				t.Fatalf("n=%d cols=%v rows=%d: the assembly pass refused the chunk", n, cols, rows)
 			}
-			switch cc := c.cols; len(cc) {
+			switch len(cols) {
 			case 2:
-				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, c.n, a, cc[0], cc[1])
+				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7] = gramFull2(z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, n, a, cols[0], cols[1])
 			case 3:
-				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8], want[9], want[10], want[11] = gramFull3(z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, c.n, a, cc[0], cc[2])
+				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8], want[9], want[10], want[11] = gramFull3(z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, n, a, cols[0], cols[2])
 			case 4:
-				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8], want[9], want[10], want[11], want[12], want[13], want[14], want[15] = gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, c.n, a, cc[0])
+				want[0], want[1], want[2], want[3], want[4], want[5], want[6], want[7], want[8], want[9], want[10], want[11], want[12], want[13], want[14], want[15] = gramFull4(z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, z, x, g, lo, lo+rows, m, n, a, cols[0])
 			}
 			for i := range got {
 				var gv, wv [16]float32
-				got[i].Store(gv[:])
-				want[i].Store(wv[:])
-				for j := range gv {
+				got[i].Store(gv[:l])
+				want[i].Store(wv[:l])
+				for j := range l {
 					if math.Float32bits(gv[j]) != math.Float32bits(wv[j]) {
-						t.Fatalf("n=%d cols=%v rows=%d: sum %d lane %d %g (%#x), Go kernel %g (%#x)", c.n, c.cols, rows, i, j, gv[j], math.Float32bits(gv[j]), wv[j], math.Float32bits(wv[j]))
+						t.Fatalf("n=%d cols=%v rows=%d: sum %d lane %d %g (%#x), Go kernel %g (%#x)", n, cols, rows, i, j, gv[j], math.Float32bits(gv[j]), wv[j], math.Float32bits(wv[j]))
 					}
 				}
 			}
@@ -273,9 +292,9 @@ func TestTallGramAssemblyAgreesBitForBit(t *testing.T) {
 		lo, hi, m, n, a int
 		cols            []int
 	}{
-		{0, 2, 10, 40, 0, []int{0, 25}}, {0, 2, 10, 40, 7, []int{0, 16, 24}}, {0, 3, 10, 40, 0, []int{0, 16, 24}},
-		{1, 1, 10, 40, 0, []int{0, 16, 24}}, {0, 2, 10, 40, 0, []int{0, 17, 24}}, {0, 2, 10, 64, 0, []int{0, 16, 32, 40}},
-		{0, 2, 10, 40, 0, []int{0}}, {0, 2, 10, 80, 0, []int{0, 16, 32, 48, 64}},
+		{0, 2, 10, 5 * l, 0, []int{0, 4*l + 1}}, {0, 2, 10, 5 * l, 7, []int{0, l, 3 * l}}, {0, 3, 10, 5 * l, 0, []int{0, l, 2 * l}},
+		{1, 1, 10, 5 * l, 0, []int{0, l, 2 * l}}, {0, 2, 10, 5 * l, 0, []int{0, l + 1, 2 * l}}, {0, 2, 10, 5 * l, 0, []int{0, l, 2 * l, 3*l - 8}},
+		{0, 2, 10, 5 * l, 0, []int{0}}, {0, 2, 10, 6 * l, 0, []int{0, l, 2 * l, 3 * l, 4 * l}}, {0, 2, 10, 5 * l, 0, []int{0, l, 5 * l}},
 	} {
 		if gramAsm(make([]simd.Float32s, 4*len(c.cols)), make([]float32, 2*c.m), make([]float32, 2*c.n), c.lo, c.hi, c.m, c.n, c.a, c.cols...) {
 			t.Errorf("%+v: taken, want refused", c)

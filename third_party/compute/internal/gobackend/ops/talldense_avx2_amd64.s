@@ -1,0 +1,303 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+//go:build amd64
+
+#include "textflag.h"
+
+// The tall dense and Gram kernels' passes with AVX2's 8-lane vectors and FMA3 (gexph
+// patch, see PATCHES.md at the module root, talldense_amd64.s and talldense_amd64.go):
+// the passes of talldense_amd64.s for CPUs without AVX-512, in its 16 vector registers
+// (twelve accumulators, three vectors of w or g, one broadcast of x), written
+// from one pattern: accumulator Y(4j+i) holds row i and vector j.
+
+// func dense4x2AVX2(out, x, w *float32, k, n, cLast, blocks int)
+//
+// dense4x3AVX512 with 8-lane vectors: 2 vectors of output columns at out's offsets
+// 0 and cLast.
+TEXT ·dense4x2AVX2(SB), NOSPLIT, $0-56
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ k+24(FP), CX
+	MOVQ n+32(FP), R8
+	MOVQ cLast+40(FP), R9
+	MOVQ blocks+48(FP), R13
+	SHLQ $2, R8
+	SHLQ $2, R9
+	TESTQ R13, R13
+	JLE d2a2done
+
+d2a2block:
+	MOVQ w+16(FP), DX
+	MOVQ SI, R10
+	LEAQ (SI)(CX*4), R11
+	LEAQ (R11)(CX*4), R12
+	LEAQ (R12)(CX*4), BX
+	MOVQ CX, AX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+
+d2a2loop:
+	VMOVUPS (DX), Y12
+	VMOVUPS (DX)(R9*1), Y13
+	VBROADCASTSS (R10), Y15
+	VFMADD231PS Y15, Y12, Y0
+	VFMADD231PS Y15, Y13, Y4
+	VBROADCASTSS (R11), Y15
+	VFMADD231PS Y15, Y12, Y1
+	VFMADD231PS Y15, Y13, Y5
+	VBROADCASTSS (R12), Y15
+	VFMADD231PS Y15, Y12, Y2
+	VFMADD231PS Y15, Y13, Y6
+	VBROADCASTSS (BX), Y15
+	VFMADD231PS Y15, Y12, Y3
+	VFMADD231PS Y15, Y13, Y7
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $4, BX
+	ADDQ R8, DX
+	DECQ AX
+	JNZ d2a2loop
+
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y4, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y5, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y6, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Y3, (DI)
+	VMOVUPS Y7, (DI)(R9*1)
+	ADDQ R8, DI
+	LEAQ (BX), SI
+	DECQ R13
+	JNZ d2a2block
+
+d2a2done:
+	VZEROUPPER
+	RET
+
+// func dense4x3AVX2(out, x, w *float32, k, n, cLast, blocks int)
+//
+// dense4x3AVX512 with 8-lane vectors: 3 vectors of output columns at out's offsets
+// 0, 8 and cLast.
+TEXT ·dense4x3AVX2(SB), NOSPLIT, $0-56
+	MOVQ out+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ k+24(FP), CX
+	MOVQ n+32(FP), R8
+	MOVQ cLast+40(FP), R9
+	MOVQ blocks+48(FP), R13
+	SHLQ $2, R8
+	SHLQ $2, R9
+	TESTQ R13, R13
+	JLE d3a2done
+
+d3a2block:
+	MOVQ w+16(FP), DX
+	MOVQ SI, R10
+	LEAQ (SI)(CX*4), R11
+	LEAQ (R11)(CX*4), R12
+	LEAQ (R12)(CX*4), BX
+	MOVQ CX, AX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+d3a2loop:
+	VMOVUPS (DX), Y12
+	VMOVUPS 32(DX), Y13
+	VMOVUPS (DX)(R9*1), Y14
+	VBROADCASTSS (R10), Y15
+	VFMADD231PS Y15, Y12, Y0
+	VFMADD231PS Y15, Y13, Y4
+	VFMADD231PS Y15, Y14, Y8
+	VBROADCASTSS (R11), Y15
+	VFMADD231PS Y15, Y12, Y1
+	VFMADD231PS Y15, Y13, Y5
+	VFMADD231PS Y15, Y14, Y9
+	VBROADCASTSS (R12), Y15
+	VFMADD231PS Y15, Y12, Y2
+	VFMADD231PS Y15, Y13, Y6
+	VFMADD231PS Y15, Y14, Y10
+	VBROADCASTSS (BX), Y15
+	VFMADD231PS Y15, Y12, Y3
+	VFMADD231PS Y15, Y13, Y7
+	VFMADD231PS Y15, Y14, Y11
+	ADDQ $4, R10
+	ADDQ $4, R11
+	ADDQ $4, R12
+	ADDQ $4, BX
+	ADDQ R8, DX
+	DECQ AX
+	JNZ d3a2loop
+
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y4, 32(DI)
+	VMOVUPS Y8, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y5, 32(DI)
+	VMOVUPS Y9, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Y2, (DI)
+	VMOVUPS Y6, 32(DI)
+	VMOVUPS Y10, (DI)(R9*1)
+	ADDQ R8, DI
+	VMOVUPS Y3, (DI)
+	VMOVUPS Y7, 32(DI)
+	VMOVUPS Y11, (DI)(R9*1)
+	ADDQ R8, DI
+	LEAQ (BX), SI
+	DECQ R13
+	JNZ d3a2block
+
+d3a2done:
+	VZEROUPPER
+	RET
+
+// func gram4x2AVX2(sums, x, grad *float32, rows, m, n, cLast int)
+//
+// gram4x3AVX512 with 8-lane vectors: 2 vectors of grad at offsets 0 and cLast,
+// written to sums as 8 vectors of 8 (i = 0…3 for each vector in turn).
+TEXT ·gram4x2AVX2(SB), NOSPLIT, $0-56
+	MOVQ sums+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ grad+16(FP), DX
+	MOVQ rows+24(FP), CX
+	MOVQ m+32(FP), R8
+	MOVQ n+40(FP), R9
+	MOVQ cLast+48(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	TESTQ CX, CX
+	JLE g2a2store
+
+g2a2loop:
+	VMOVUPS (DX), Y12
+	VMOVUPS (DX)(R10*1), Y13
+	VBROADCASTSS (SI), Y15
+	VFMADD231PS Y15, Y12, Y0
+	VFMADD231PS Y15, Y13, Y4
+	VBROADCASTSS 4(SI), Y15
+	VFMADD231PS Y15, Y12, Y1
+	VFMADD231PS Y15, Y13, Y5
+	VBROADCASTSS 8(SI), Y15
+	VFMADD231PS Y15, Y12, Y2
+	VFMADD231PS Y15, Y13, Y6
+	VBROADCASTSS 12(SI), Y15
+	VFMADD231PS Y15, Y12, Y3
+	VFMADD231PS Y15, Y13, Y7
+	ADDQ R8, SI
+	ADDQ R9, DX
+	DECQ CX
+	JNZ g2a2loop
+
+g2a2store:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VZEROUPPER
+	RET
+
+// func gram4x3AVX2(sums, x, grad *float32, rows, m, n, cLast int)
+//
+// gram4x3AVX512 with 8-lane vectors: 3 vectors of grad at offsets 0, 8 and cLast,
+// written to sums as 12 vectors of 8 (i = 0…3 for each vector in turn).
+TEXT ·gram4x3AVX2(SB), NOSPLIT, $0-56
+	MOVQ sums+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ grad+16(FP), DX
+	MOVQ rows+24(FP), CX
+	MOVQ m+32(FP), R8
+	MOVQ n+40(FP), R9
+	MOVQ cLast+48(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R9
+	SHLQ $2, R10
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+	TESTQ CX, CX
+	JLE g3a2store
+
+g3a2loop:
+	VMOVUPS (DX), Y12
+	VMOVUPS 32(DX), Y13
+	VMOVUPS (DX)(R10*1), Y14
+	VBROADCASTSS (SI), Y15
+	VFMADD231PS Y15, Y12, Y0
+	VFMADD231PS Y15, Y13, Y4
+	VFMADD231PS Y15, Y14, Y8
+	VBROADCASTSS 4(SI), Y15
+	VFMADD231PS Y15, Y12, Y1
+	VFMADD231PS Y15, Y13, Y5
+	VFMADD231PS Y15, Y14, Y9
+	VBROADCASTSS 8(SI), Y15
+	VFMADD231PS Y15, Y12, Y2
+	VFMADD231PS Y15, Y13, Y6
+	VFMADD231PS Y15, Y14, Y10
+	VBROADCASTSS 12(SI), Y15
+	VFMADD231PS Y15, Y12, Y3
+	VFMADD231PS Y15, Y13, Y7
+	VFMADD231PS Y15, Y14, Y11
+	ADDQ R8, SI
+	ADDQ R9, DX
+	DECQ CX
+	JNZ g3a2loop
+
+g3a2store:
+	VMOVUPS Y0, (DI)
+	VMOVUPS Y1, 32(DI)
+	VMOVUPS Y2, 64(DI)
+	VMOVUPS Y3, 96(DI)
+	VMOVUPS Y4, 128(DI)
+	VMOVUPS Y5, 160(DI)
+	VMOVUPS Y6, 192(DI)
+	VMOVUPS Y7, 224(DI)
+	VMOVUPS Y8, 256(DI)
+	VMOVUPS Y9, 288(DI)
+	VMOVUPS Y10, 320(DI)
+	VMOVUPS Y11, 352(DI)
+	VZEROUPPER
+	RET
