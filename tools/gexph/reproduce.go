@@ -3,10 +3,10 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,7 +60,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 	if !*quiet {
 		logw = stderr
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	// SIGINT or SIGTERM (a scheduler's, or timeout's) ends the running run after its last
+	// complete epoch, with its checkpoint written, as `gexph train` does.
+	ctx, stop := interruptContext()
 	defer stop()
 	var count int
 	suiteOpts := suite.SuiteOptions{OutDir: dir, Backend: *backend, DataDir: *dataDir, Log: logw, CheckpointEvery: *ckptEvery}
@@ -122,6 +124,9 @@ func runReproduce(args []string, stdout, stderr io.Writer) error {
 			gexph.SetupMiniBatchRuntime(gexph.Config{BatchNodes: 1})
 		}
 		if err := suite.RunSuite(ctx, runs, suiteOpts); err != nil {
+			if errors.As(err, new(*gexph.InterruptedError)) {
+				return fmt.Errorf("%w; the same command continues the suite from there: %s", err, commandLine("gexph reproduce", args))
+			}
 			return err
 		}
 		count = len(runs)

@@ -6,8 +6,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
+	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/shareddata"
 	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/suite"
 )
@@ -152,5 +155,36 @@ func TestDropFlag(t *testing.T) {
 	want := []string{"-suite", "transductive", "-out", "d"}
 	if strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Errorf("dropFlag = %v, want %v", got, want)
+	}
+}
+
+// SIGTERM (a scheduler's, or timeout's) ends a suite as SIGINT does: the running run
+// stops after its last complete epoch with a checkpoint that holds it, and the error
+// names the run and the command that continues (the runs' resumption from their
+// checkpoints is RunSuite's and Train's, tested there).
+func TestReproduceSIGTERMStopsAtAnEpochAndSaysHowToContinue(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains Cora's model in a child process")
+	}
+	cora := shareddata.Path(t, "gnn-benchmark/cora.npz")
+	out := t.TempDir()
+	args := []string{"reproduce", "-suite", "transductive", "-runs", "^cora_exphormer_s1$", "-seeds", "1",
+		"-data-dir", filepath.Dir(filepath.Dir(cora)), "-out", out}
+	msg, err := runSignalledAfter(t, args, "epoch   2/", syscall.SIGTERM)
+	if err == nil {
+		t.Fatalf("a suite sent SIGTERM exited 0:\n%s", msg)
+	}
+	ckpt := filepath.Join(out, "transductive", "ckpt", "cora_exphormer_s1")
+	for _, want := range []string{`suite run "cora_exphormer_s1"`, "interrupted in epoch", filepath.Join(ckpt, gexph.LastCheckpointFile) + " holds epoch",
+		"the same command continues the suite from there: gexph reproduce -suite transductive"} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("SIGTERM: stderr lacks %q:\n%s", want, msg)
+		}
+	}
+	if err := gexph.VerifyRunDir(ckpt); err != nil {
+		t.Error(err)
+	}
+	if info, err := gexph.ReadCheckpointInfo(filepath.Join(ckpt, gexph.LastCheckpointFile)); err != nil || info.Epoch < 2 {
+		t.Errorf("last.ckpt: epoch %d (%v), want 2 or later", info.Epoch, err)
 	}
 }
