@@ -14,12 +14,14 @@ package ops
 // 128 columns, of widths where the kernel beats the GEMM on this CPU:
 // gobackend.TallDenseFuses) and rewrites them into one node that reads x where it lies:
 // for four rows at a time it keeps up to four SIMD vectors of the output's columns per
-// row in registers (the passes of talldense_amd64.s with AVX-512, of denseRowBlock
-// elsewhere) and adds x[r, k]·w[k, …] over k with fused multiply-adds, w read row by
-// row from the cache (wᵀ is transposed once, into a small buffer). Rows are split among the backend's workers; each output element is summed
-// over k in order, so the result does not depend on the number of workers. The sums are
-// in another order than the GEMM's, so the results agree to float32 rounding, not bit
-// for bit. The backend option "no_fusion" disables it.
+// row in registers (assembly passes with AVX-512 and AVX2, talldense_amd64.s and
+// talldense_avx2_amd64.s; denseRowBlock elsewhere, and for the last rows short of four)
+// and adds x[r, k]·w[k, …] over k with fused multiply-adds, w read row by row from the
+// cache (wᵀ is transposed once, into a small buffer). Rows are split among the backend's
+// workers; each output element is summed over k in order, so the result does not depend
+// on the number of workers. The sums are in another order than the GEMM's, so the
+// results agree to float32 rounding, not bit for bit. The backend option "no_fusion"
+// disables it.
 
 import (
 	"simd"
@@ -100,10 +102,9 @@ func tallDenseOf(n *gobackend.Node) (*tallDense, bool) {
 }
 
 // maxTallDenseCols bounds the output's columns; of those, the CPU's features choose the
-// widths the kernel takes (gobackend.TallDenseFuses): with AVX-512, whose passes are
-// assembly (talldense_amd64.s), every width but a single whole vector; with AVX2, none
-// (the 8-lane Go kernel takes 3.5 to 4.4 times the assembly GEMM's instructions); without
-// an assembly GEMM, those off whole vectors up to 48.
+// widths the kernel takes (gobackend.TallDenseFuses): with AVX-512 every width but a
+// single whole vector, with AVX2 17 to 48 columns but 32 (both in assembly passes), and
+// without an assembly GEMM (arm64) the widths off whole vectors up to 48.
 const maxTallDenseCols = 128
 
 // tallDenseChunkRows is the least number of rows a worker of a tall dense product gets.
