@@ -60,7 +60,7 @@ func trainFusions(t *testing.T, preset string, ds *data.Dataset, batch int) map[
 // kernel whose count differs and the layer pattern it takes. The counts are those of a
 // machine with 16-lane float32 vectors (AVX-512); elsewhere the tall dense kernel, which
 // the backend chooses over the GEMM by the CPU's features (gobackend.TallDenseFuses: with
-// AVX-512 every width up to 128 but 16, with AVX2 none), is not compared.
+// AVX-512 every width up to 128 but 16, with AVX2 17 to 48 but 32), is not compared.
 func checkFusions(t *testing.T, what string, got, want map[string]int) {
 	t.Helper()
 	avx512 := gobackend.Float32Lanes() == 16 && gobackend.TallDenseFuses(40)

@@ -16,7 +16,7 @@ import (
 func Float32Lanes() int { return simd.BroadcastFloat32s(0).Len() }
 
 // TallDenseFuses tells whether the tall dense kernel takes a product of cols output
-// columns on this machine (the GEMM takes the others): with AVX-512, widths off whole
-// 16-lane vectors; with AVX2, none; elsewhere, widths off whole vectors. Counts of fused
-// tall dense products differ between machines where it differs.
+// columns on this machine (the GEMM takes the others): with AVX-512, every width up to
+// 128 but 16; with AVX2, 17 to 48 but 32; elsewhere, widths off whole vectors up to 48.
+// Counts of fused tall dense products differ between machines where it differs.
 func TallDenseFuses(cols int) bool { return gobackend.TallDenseFuses(cols, Float32Lanes()) }
