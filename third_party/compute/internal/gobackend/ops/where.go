@@ -328,6 +328,10 @@ func execWhereGeneric[T gobackend.SupportedTypesConstraints](conditionBuf, onTru
 		return
 	}
 
+	if whereRows[T](conditionBuf, onTrueBuf, onFalseBuf, outputBuf) { // gexph patch: whererows.go
+		return
+	}
+
 	// General multi-dimensional broadcasting:
 	zi := newTernaryZipIterator(condShape, trueShape, falseShape, tgtShape)
 	condFlat := conditionBuf.Flat.([]bool)
