@@ -42,6 +42,9 @@ func init() {
 type tallDense struct {
 	r, k, n    int
 	transposed bool
+	// passes are the assembly passes over the output's columns on this CPU
+	// (denseAsmPasses), chosen once when the product is fused; nil: denseRowBlock alone.
+	passes []densePass
 }
 
 // FusionName implements gobackend.Fusion.
@@ -98,6 +101,7 @@ func tallDenseOf(n *gobackend.Node) (*tallDense, bool) {
 	}
 	narrow := d.n <= maxTallDenseCols && gobackend.TallDenseFuses(d.n, simd.BroadcastFloat32s(0).Len())
 	tall := d.r >= minGramRows && d.r >= gramTallness*max(d.k, d.n) && d.k <= maxGramWidth && narrow && d.k > 0
+	d.passes = denseAsmPasses(d.n)
 	return d, tall
 }
 
@@ -277,6 +281,3 @@ func denseAsmPasses(n int) []densePass {
 	}
 	return passes
 }
-
-// tallDenseAsm reports whether products of n output columns take the assembly passes.
-func tallDenseAsm(n int) bool { return denseAsmPasses(n) != nil }

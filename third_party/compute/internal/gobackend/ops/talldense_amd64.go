@@ -30,18 +30,17 @@ func asmLanes() (lanes, maxVecs int) {
 }
 
 // denseBlocksAsm writes the output rows of the blocks [lo, hi) of four rows of x · w
-// (w [k, n] not transposed) with the assembly passes and returns true, or returns false
-// (writing nothing) where they do not take p or a block lies past x's rows.
+// (w [k, n] not transposed) with p's assembly passes and returns true, or returns false
+// (writing nothing) where p has none or a block lies past x's rows.
 func denseBlocksAsm(out, x, w []float32, p *tallDense, lo, hi int) bool {
-	passes := denseAsmPasses(p.n)
-	if passes == nil || lo < 0 || 4*hi > p.r || len(x) < p.r*p.k || len(out) < p.r*p.n || len(w) < p.k*p.n || p.k < 1 {
+	if p.passes == nil || lo < 0 || 4*hi > p.r || len(x) < p.r*p.k || len(out) < p.r*p.n || len(w) < p.k*p.n || p.k < 1 {
 		return false
 	}
 	if hi <= lo {
 		return true
 	}
 	o, xs, avx512 := 4*lo*p.n, &x[4*lo*p.k], segmentSumLanes() == 16
-	for _, ps := range passes {
+	for _, ps := range p.passes {
 		po, pw, last := &out[o+ps.c], &w[ps.c], ps.last-ps.c
 		switch {
 		case avx512 && ps.vecs == 4:
