@@ -231,10 +231,15 @@ func execScatterRows(backend *gobackend.Backend, node *gobackend.Node, inputs []
 			return
 		}
 		if node.OpType == compute.OpTypeScatterSum { // A direct call: through combineRow's function values a row cost a third more.
+			lanes := addRowLanes(width)
 			for e, i := range idx {
 				if i >= l && i < h {
 					o := out[int(i)*width:][:width]
-					simdAddVVFloat32(o, upd[e*width:][:width], o)
+					if lanes != 0 {
+						addRow(lanes, o, upd[e*width:])
+					} else {
+						simdAddVVFloat32(o, upd[e*width:][:width], o)
+					}
 				}
 			}
 			return

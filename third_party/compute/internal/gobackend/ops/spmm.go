@@ -232,7 +232,7 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 		wa := width / max(p.repeat, 1)
 		// One permute spreads an edge's weights over a vector where a vector holds them all;
 		// else short segments are blended from broadcasts, long ones scaled by one each.
-		lanes := spreadLanes()
+		lanes, rowLanes := spreadLanes(), addRowLanes(width)
 		permuted := p.repeat > 1 && wa <= lanes
 		var heads []int32 // Each element's weight index, for addSpreadProducts(SIMD).
 		if permuted || p.repeat > 1 && p.repeat < simd.BroadcastFloat32s(0).Len() {
@@ -248,6 +248,8 @@ func execGatherMulScatter(backend *gobackend.Backend, node *gobackend.Node, inpu
 			row := x[clampedRow(src[e], last)*width:][:width]
 			o := out[int(i)*width:][:width]
 			switch {
+			case p.repeat == 0 && rowLanes != 0:
+				addRow(rowLanes, o, row)
 			case p.repeat == 0:
 				simdAddVVFloat32(o, row, o)
 			case p.repeat == 1:
