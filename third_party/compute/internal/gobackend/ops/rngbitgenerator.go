@@ -1,8 +1,7 @@
 package ops
 
 import (
-	"encoding/binary"
-	"math/rand/v2"
+	"math/bits"
 
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/internal/gobackend"
@@ -60,19 +59,9 @@ func execRNGBitGenerator(backend *gobackend.Backend, node *gobackend.Node, input
 		return nil, err
 	}
 
-	// Generate random using rand/v2: each Uint64 gives eight bytes, low byte first.
-	rng := rand.NewPCG(stateFlat[0], stateFlat[1]) // Use state and increment as seed
-	whole := len(rngDataBytes) &^ 7
-	for idx := 0; idx < whole; idx += 8 {
-		binary.LittleEndian.PutUint64(rngDataBytes[idx:], rng.Uint64())
-	}
-	if whole < len(rngDataBytes) {
-		randomBits := rng.Uint64()
-		for idx := whole; idx < len(rngDataBytes); idx++ {
-			rngDataBytes[idx] = byte(randomBits & 0xFF)
-			randomBits >>= 8
-		}
-	}
+	// The PCG stream of the state, eight bytes a draw, low byte first (pcg.go: rand.PCG's
+	// stream, eight draws at a time with AVX-512).
+	hi, lo := pcgFill(stateFlat[0], stateFlat[1], rngDataBytes)
 
 	// Update state output - PCG internal state after generating random bytes
 	if inputsOwned[0] {
@@ -86,17 +75,8 @@ func execRNGBitGenerator(backend *gobackend.Backend, node *gobackend.Node, input
 	}
 	stateFlat = state.Flat.([]uint64)
 
-	// See details on Go source code src/math/rand/v2/pcg.go:
-	rngState, err := rng.MarshalBinary()
-	if err != nil {
-		panic(errors.Wrapf(err, "cannot update RNGBitGenerator state"))
-	}
-	if len(rngState) != 20 && string(rngState[:4]) != "pcg:" {
-		return nil, errors.Errorf("format of PCG random number generator changed (we got %d bytes starting with %q, "+
-			"we wanted 20 and starting with the string 'pcg:'), pls open an issue in GoMLX",
-			len(rngState), rngState[:4])
-	}
-	stateFlat[0] = binary.LittleEndian.Uint64(rngState[4 : 4+8])
-	stateFlat[1] = binary.LittleEndian.Uint64(rngState[4+8 : 4+16])
+	// The new state as upstream stores it: rand.PCG's MarshalBinary (big-endian) read
+	// little-endian.
+	stateFlat[0], stateFlat[1] = bits.ReverseBytes64(hi), bits.ReverseBytes64(lo)
 	return []*gobackend.Buffer{state, rngData}, nil
 }

@@ -1,0 +1,83 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+package ops
+
+// The RNGBitGenerator's PCG stream without math/rand/v2's PCG value (gexph patch, see
+// PATCHES.md at the module root): the same 128-bit linear congruential generator and
+// DXSM output function as Go's rand.PCG, its state in registers rather than written back
+// to memory after each draw, and on amd64 with AVX-512 eight draws at once
+// (pcg_amd64.go): lane j of a vector holds the state of draw t+j, and every lane steps
+// eight draws at a time (s ← A₈·s + C₈, the generator's step composed eight times). The
+// same bytes and the same final state as rand.PCG's Uint64 draws, low byte first: dropout
+// masks, and so every training run, are unchanged.
+
+import (
+	"encoding/binary"
+	"math/bits"
+)
+
+// The PCG step s ← s·pcgMul + pcgInc (mod 2¹²⁸) and output constant, as math/rand/v2's.
+const (
+	pcgMulHi    = 2549297995355413924
+	pcgMulLo    = 4865540595714422341
+	pcgIncHi    = 6364136223846793005
+	pcgIncLo    = 1442695040888963407
+	pcgCheapMul = 0xda942042e4dd58b5
+)
+
+// u128 is a 128-bit unsigned value.
+type u128 struct{ hi, lo uint64 }
+
+// mul returns a·b mod 2¹²⁸.
+func (a u128) mul(b u128) u128 {
+	hi, lo := bits.Mul64(a.lo, b.lo)
+	return u128{hi + a.hi*b.lo + a.lo*b.hi, lo}
+}
+
+// add returns a+b mod 2¹²⁸.
+func (a u128) add(b u128) u128 {
+	lo, c := bits.Add64(a.lo, b.lo, 0)
+	hi, _ := bits.Add64(a.hi, b.hi, c)
+	return u128{hi, lo}
+}
+
+// pcgJump returns (A, C) with s_{n+k} = A·s_n + C for the PCG step.
+func pcgJump(k int) (a, c u128) {
+	a = u128{0, 1}
+	m, inc := u128{pcgMulHi, pcgMulLo}, u128{pcgIncHi, pcgIncLo}
+	for range k {
+		a, c = m.mul(a), m.mul(c).add(inc)
+	}
+	return a, c
+}
+
+// pcgOutput is the DXSM output of a state after its step.
+func pcgOutput(hi, lo uint64) uint64 {
+	hi ^= hi >> 32
+	hi *= pcgCheapMul
+	hi ^= hi >> 48
+	return hi * (lo | 1)
+}
+
+// pcgFill writes the PCG stream of state (hi, lo) into dst, eight bytes a draw, low byte
+// first (the last draw's leading bytes where len(dst) is no multiple of 8), and returns
+// the state after its draws: rand.NewPCG(hi, lo)'s Uint64s and state.
+func pcgFill(hi, lo uint64, dst []byte) (uint64, uint64) {
+	i := pcgFillSIMD(&hi, &lo, dst)
+	for ; i+8 <= len(dst); i += 8 {
+		h, l := bits.Mul64(lo, pcgMulLo)
+		h += hi*pcgMulLo + lo*pcgMulHi
+		l, c := bits.Add64(l, pcgIncLo, 0)
+		hi, _ = bits.Add64(h, pcgIncHi, c)
+		lo = l
+		binary.LittleEndian.PutUint64(dst[i:], pcgOutput(hi, lo))
+	}
+	if i < len(dst) {
+		s := u128{hi, lo}.mul(u128{pcgMulHi, pcgMulLo}).add(u128{pcgIncHi, pcgIncLo})
+		hi, lo = s.hi, s.lo
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], pcgOutput(hi, lo))
+		copy(dst[i:], b[:])
+	}
+	return hi, lo
+}

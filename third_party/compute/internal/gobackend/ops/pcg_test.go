@@ -1,0 +1,56 @@
+// Copyright 2026 The gexph Authors. SPDX-License-Identifier: Apache-2.0
+
+package ops
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+	"testing"
+)
+
+// TestPCGFillIsRandPCGStream holds pcgFill's bytes and final state to math/rand/v2's PCG
+// drawing Uint64s from the same state, low byte first, for lengths below, at and above
+// the vectors' threshold, multiples of their 64-byte blocks and not, of 8 bytes and not,
+// from several states (high bits set, zero): eight draws at a time with AVX-512, one at
+// a time elsewhere.
+func TestPCGFillIsRandPCGStream(t *testing.T) {
+	states := [][2]uint64{{0, 0}, {1, 2}, {0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_fffe}, {0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321}}
+	for _, st := range states {
+		for _, n := range []int{0, 5, 8, 64, 4095, 4096, 4097, 4160, 4168, 10007, 65536} {
+			got := make([]byte, n)
+			hi, lo := pcgFill(st[0], st[1], got)
+			want := make([]byte, n+8)
+			rng := rand.NewPCG(st[0], st[1])
+			for i := 0; i < n; i += 8 {
+				binary.LittleEndian.PutUint64(want[i:], rng.Uint64())
+			}
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("state %#x, %d bytes: byte %d = %#x, want %#x", st, n, i, got[i], want[i])
+				}
+			}
+			wantState, _ := rng.MarshalBinary()
+			if h, l := binary.BigEndian.Uint64(wantState[4:]), binary.BigEndian.Uint64(wantState[12:]); hi != h || lo != l {
+				t.Fatalf("state %#x, %d bytes: new state %#x %#x, want %#x %#x", st, n, hi, lo, h, l)
+			}
+		}
+	}
+}
+
+// BenchmarkPCGFill draws 4 MB of random bits: pcgFill against rand.PCG's Uint64s.
+func BenchmarkPCGFill(b *testing.B) {
+	buf := make([]byte, 1<<22)
+	b.Run("pcgFill", func(b *testing.B) {
+		for b.Loop() {
+			pcgFill(1, 2, buf)
+		}
+	})
+	b.Run("randPCG", func(b *testing.B) {
+		for b.Loop() {
+			rng := rand.NewPCG(1, 2)
+			for i := 0; i < len(buf); i += 8 {
+				binary.LittleEndian.PutUint64(buf[i:], rng.Uint64())
+			}
+		}
+	})
+}
