@@ -105,7 +105,9 @@ fuzz:
 # does not travel), and the paper's code for the reference steps (ref/). Carry build/gpu
 # and run `bash tools/gpu/check.sh` there.
 # GPU_RUN=DIR GPU_RUN_ARGS='-dataset … -preset …' also packs a training run's directory,
-# which `check.sh resume` continues on the GPU (docs/GPU.md, "Continuing a run on a GPU").
+# which `check.sh resume` continues on the GPU (docs/GPU.md, "Continuing a run on a GPU");
+# GPU_RUN_DATA='PATTERN …' adds the run's data files that the check's own lack (paths or
+# globs under the data root, e.g. 'mnist/mnist_batch_*.png' for the whole MNIST).
 
 GPU_BUNDLE     := $(BUILD)/gpu
 GPU_DATA       := $(or $(GEXPH_DATA),../shared/data)
@@ -140,6 +142,11 @@ gpu-bundle:
 	@if [ -n "$(GPU_RUN)" ]; then \
 	  if [ ! -f "$(GPU_RUN)/last.ckpt" ] || [ -z "$(GPU_RUN_ARGS)" ]; then echo "gpu-bundle: GPU_RUN=$(GPU_RUN) needs a last.ckpt there and GPU_RUN_ARGS (the run's train arguments)"; exit 1; fi; \
 	  mkdir -p $(GPU_BUNDLE)/run && cp $(GPU_RUN)/*.ckpt $(GPU_RUN)/log.* $(GPU_BUNDLE)/run/ && echo "$(GPU_RUN_ARGS)" > $(GPU_BUNDLE)/run/args; \
+	  set -f; patterns="$(GPU_RUN_DATA)"; for g in $$patterns; do set +f; found=; \
+	    for f in $(GPU_DATA)/$$g; do [ -f "$$f" ] || continue; found=1; rel=$${f#$(GPU_DATA)/}; \
+	      mkdir -p "$(GPU_BUNDLE)/data/$$(dirname $$rel)" && cp "$$f" "$(GPU_BUNDLE)/data/$$rel" || exit 1; done; \
+	    if [ -z "$$found" ]; then echo "gpu-bundle: GPU_RUN_DATA: no file matches $(GPU_DATA)/$$g"; exit 1; fi; \
+	  done; \
 	fi
 	@(cd $(GPU_BUNDLE) && echo "commit $$(git rev-parse --short HEAD 2>/dev/null)$$(git diff --quiet HEAD 2>/dev/null || echo +dirty)" > BUILD && \
 	  $(GO) version >> BUILD && find . -type f ! -name BUILD ! -name SHA256SUMS -print0 | sort -z | xargs -0 sha256sum > SHA256SUMS)
