@@ -25,6 +25,9 @@ const (
 	pcgCheapMul = 0xda942042e4dd58b5
 )
 
+// pcgBlockBytes is the least output worth the vectors' set-up (pcg_amd64.go): 512 draws.
+const pcgBlockBytes = 4096
+
 // u128 is a 128-bit unsigned value.
 type u128 struct{ hi, lo uint64 }
 

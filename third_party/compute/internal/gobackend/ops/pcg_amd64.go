@@ -11,9 +11,6 @@ import (
 	"unsafe"
 )
 
-// pcgBlockBytes is the least output worth the vectors' set-up: a few hundred draws.
-const pcgBlockBytes = 4096
-
 // pcgFillSIMD writes the leading whole blocks of 64 bytes of dst (eight draws) with
 // AVX-512, advances (*hi, *lo) past them and returns their length; 0 without AVX-512 or
 // for fewer than pcgBlockBytes bytes.

@@ -11,9 +11,13 @@ import (
 // TestPCGFillIsRandPCGStream holds pcgFill's bytes and final state to math/rand/v2's PCG
 // drawing Uint64s from the same state, low byte first, for lengths below, at and above
 // the vectors' threshold, multiples of their 64-byte blocks and not, of 8 bytes and not,
-// from several states (high bits set, zero): eight draws at a time with AVX-512, one at
-// a time elsewhere.
+// from several states (high bits set, zero): eight draws at a time with AVX-512 (which
+// the test checks the vectors take), one at a time elsewhere.
 func TestPCGFillIsRandPCGStream(t *testing.T) {
+	var h, l uint64
+	if n := pcgFillSIMD(&h, &l, make([]byte, pcgBlockBytes)); compareLanes() == 16 && n != pcgBlockBytes {
+		t.Fatalf("with AVX-512 the vectors drew %d of %d bytes", n, pcgBlockBytes)
+	}
 	states := [][2]uint64{{0, 0}, {1, 2}, {0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_fffe}, {0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321}}
 	for _, st := range states {
 		for _, n := range []int{0, 5, 8, 64, 4095, 4096, 4097, 4160, 4168, 10007, 65536} {
