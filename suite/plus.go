@@ -159,7 +159,11 @@ func effectOfAttention(base, ex SummaryRow) attentionEffect {
 		e.t = e.meanDiff / (sd / math.Sqrt(float64(n)))
 	}
 	e.verdict = tVerdict(e.t, e.critical)
-	e.reason = fmt.Sprintf("paired t = %.2f against ±%.2f, the two-sided 5 %% critical value with %d degrees of freedom", e.t, e.critical, n-1)
+	dof := "degrees"
+	if n-1 == 1 {
+		dof = "degree"
+	}
+	e.reason = fmt.Sprintf("paired t = %.2f against ±%.2f, the two-sided 5 %% critical value with %d %s of freedom", e.t, e.critical, n-1, dof)
 	return e
 }
 

@@ -126,6 +126,11 @@ func TestEffectOfAttentionPairedTTest(t *testing.T) {
 			t.Errorf("%s: t = %.6f, want %.6f", c.name, e.t, c.t)
 		}
 	}
+	// Two seeds: one degree of freedom, named in the singular.
+	two := effectOfAttention(row(VariantPlus, base), row(VariantPlusExphormer, map[int]float64{1: 0.91, 2: 0.93}))
+	if !strings.Contains(two.reason, "with 1 degree of freedom") {
+		t.Errorf("two seeds: %q does not name 1 degree of freedom", two.reason)
+	}
 	// Student's t quantiles: 4.303 (2 degrees of freedom), 2.776 (4).
 	for n, want := range map[int]float64{3: 4.3027, 5: 2.7764} {
 		bySeed := map[int]float64{}
