@@ -127,13 +127,10 @@ var spreadBits = func() (t [256]uint64) {
 	return t
 }()
 
-// storeBools writes the low 8·k bits of mask as 8·k bools at out[i:], bit j to
-// out[i+j]; out must hold them.
-func storeBools(out []bool, i int, mask uint64, k int) {
-	base := unsafe.Pointer(unsafe.SliceData(out))
-	for w := range k {
-		*(*uint64)(unsafe.Add(base, i+8*w)) = spreadBits[byte(mask>>(8*w))]
-	}
+// storeBools writes the 8 bits of mask as 8 bools at out[i:], bit j to out[i+j]; out
+// must hold them.
+func storeBools(out []bool, i int, mask uint8) {
+	*(*uint64)(unsafe.Add(unsafe.Pointer(unsafe.SliceData(out)), i)) = spreadBits[mask]
 }
 
 // execLogicalAndWords runs LogicalAnd of two bool operands of the output's shape eight

@@ -37,7 +37,7 @@ func compareScalarSIMD(p comparison, x []float32, c float32, out []bool) int {
 		vc := archsimd.BroadcastFloat32x8(c)
 		i := 0
 		for ; i+8 <= len(x); i += 8 {
-			storeBools(out, i, uint64(compare8(p, load8(x, i), vc).ToBits()), 1)
+			storeBools(out, i, compare8(p, load8(x, i), vc).ToBits())
 		}
 		return i
 	}
@@ -58,7 +58,7 @@ func compareVectorsSIMD(p comparison, x, y []float32, out []bool) int {
 	case 8:
 		i := 0
 		for ; i+8 <= len(x); i += 8 {
-			storeBools(out, i, uint64(compare8(p, load8(x, i), load8(y, i)).ToBits()), 1)
+			storeBools(out, i, compare8(p, load8(x, i), load8(y, i)).ToBits())
 		}
 		return i
 	}

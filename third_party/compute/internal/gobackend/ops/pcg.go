@@ -44,12 +44,14 @@ func (a u128) add(b u128) u128 {
 	return u128{hi, lo}
 }
 
+// step returns the PCG state after s: s·pcgMul + pcgInc.
+func (s u128) step() u128 { return s.mul(u128{pcgMulHi, pcgMulLo}).add(u128{pcgIncHi, pcgIncLo}) }
+
 // pcgJump returns (A, C) with s_{n+k} = A·s_n + C for the PCG step.
 func pcgJump(k int) (a, c u128) {
 	a = u128{0, 1}
-	m, inc := u128{pcgMulHi, pcgMulLo}, u128{pcgIncHi, pcgIncLo}
 	for range k {
-		a, c = m.mul(a), m.mul(c).add(inc)
+		a, c = a.mul(u128{pcgMulHi, pcgMulLo}), c.step()
 	}
 	return a, c
 }
@@ -67,20 +69,16 @@ func pcgOutput(hi, lo uint64) uint64 {
 // the state after its draws: rand.NewPCG(hi, lo)'s Uint64s and state.
 func pcgFill(hi, lo uint64, dst []byte) (uint64, uint64) {
 	i := pcgFillSIMD(&hi, &lo, dst)
+	s := u128{hi, lo}
 	for ; i+8 <= len(dst); i += 8 {
-		h, l := bits.Mul64(lo, pcgMulLo)
-		h += hi*pcgMulLo + lo*pcgMulHi
-		l, c := bits.Add64(l, pcgIncLo, 0)
-		hi, _ = bits.Add64(h, pcgIncHi, c)
-		lo = l
-		binary.LittleEndian.PutUint64(dst[i:], pcgOutput(hi, lo))
+		s = s.step()
+		binary.LittleEndian.PutUint64(dst[i:], pcgOutput(s.hi, s.lo))
 	}
 	if i < len(dst) {
-		s := u128{hi, lo}.mul(u128{pcgMulHi, pcgMulLo}).add(u128{pcgIncHi, pcgIncLo})
-		hi, lo = s.hi, s.lo
+		s = s.step()
 		var b [8]byte
-		binary.LittleEndian.PutUint64(b[:], pcgOutput(hi, lo))
+		binary.LittleEndian.PutUint64(b[:], pcgOutput(s.hi, s.lo))
 		copy(dst[i:], b[:])
 	}
-	return hi, lo
+	return s.hi, s.lo
 }

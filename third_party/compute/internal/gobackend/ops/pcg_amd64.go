@@ -22,9 +22,8 @@ func pcgFillSIMD(hi, lo *uint64, dst []byte) int {
 	// Lane j starts at the state after j+1 steps.
 	var sh, sl [8]uint64
 	s := u128{*hi, *lo}
-	m, inc := u128{pcgMulHi, pcgMulLo}, u128{pcgIncHi, pcgIncLo}
 	for j := range 8 {
-		s = s.mul(m).add(inc)
+		s = s.step()
 		sh[j], sl[j] = s.hi, s.lo
 	}
 	a, c := pcgJump(8)
