@@ -265,7 +265,7 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 		// Without padding an empty edge list would reach the backend as a tensor of
 		// size 0, which its broadcasts reject with an internal error.
 		if b.NumEdges == 0 && m.cfg.MPNN.PassesMessages() {
-			return nil, fmt.Errorf("batch: %s without any edge: the local model %q needs at least one edge per batch (\"mpnn\": \"none\" trains attention alone; padded batches, -padding pow2, also work)",
+			return nil, fmt.Errorf("batch: %s without any edge: the local model %q needs at least one edge per batch (\"mpnn\": \"none\" trains attention alone; padded batches, the default -padding plan or pow2, also work)",
 				batchGraphsText(ds, graphs), m.cfg.MPNN)
 		}
 		if h != nil && b.NumInteraction == 0 {

@@ -80,6 +80,10 @@ type CheckpointInfo struct {
 	// another schema is refused by name, data of this one accepted; nil in checkpoints
 	// of older versions (their schema is read from their variables).
 	Schema *Schema `json:"schema,omitempty"`
+	// Padding is the batch padding the run trained with (TrainOptions.Padding, the
+	// default resolved: "plan", "none", …); a resumed run keeps it unless told another.
+	// Empty in checkpoints of older versions.
+	Padding string `json:"padding,omitempty"`
 	// Half is set in a checkpoint written by WriteHalfCheckpoint, whose float32
 	// variables are stored as float16; nil otherwise.
 	Half *HalfPrecision `json:"half,omitempty"`

@@ -41,8 +41,9 @@
 // encodings (PEBytes) and training step (StepBytes) are estimated first.
 //
 // Backends: the pure-Go backend by default; "xla:cpu" or "xla:/path/to/pjrt_plugin.so"
-// in binaries built with the "xla" build tag. Batches are padded to bucketed shapes so
-// that compiled programs are reused; padding does not change results.
+// in binaries built with the "xla" build tag. Batches of graphs are padded to a few
+// shapes planned for the run so that compiled programs are reused; padding changes no
+// value the model computes.
 //
 // # Using it
 //

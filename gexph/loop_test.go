@@ -496,3 +496,39 @@ func TestEpochLogNamesItsBackend(t *testing.T) {
 		}
 	}
 }
+
+// A resumed run keeps the padding it trained with: a run of batches of graphs stopped
+// after its first epoch with exact shapes ("none", which the checkpoint records) and
+// resumed without a padding continues with exact shapes, to the uninterrupted run's
+// losses (dropout's masks, drawn over the padded shapes, tell the paddings apart); one
+// that started with the default records the plan.
+func TestResumedRunKeepsItsPadding(t *testing.T) {
+	ds := tinyGraphDataset(data.GraphClassification, 8, 5)
+	cfg := tinyConfig()
+	cfg.Epochs, cfg.Dropout = 2, 0.3
+	dir := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: dir, StopAfter: 1, Padding: "none"})
+	resumed := train(t, cfg, ds, TrainOptions{OutDir: dir, Resume: true})
+	whole := train(t, cfg, ds, TrainOptions{Padding: "none"})
+	planned := train(t, cfg, ds, TrainOptions{})
+	if planned.History[1].TrainLoss == whole.History[1].TrainLoss {
+		t.Fatal("the plan's dropout masks gave the exact shapes' loss: the test cannot tell the paddings apart")
+	}
+	for e, st := range resumed.History {
+		if st.TrainLoss != whole.History[e].TrainLoss {
+			t.Errorf("epoch %d: resumed loss %v, uninterrupted with exact shapes %v (planned %v)", e+1, st.TrainLoss, whole.History[e].TrainLoss, planned.History[e].TrainLoss)
+		}
+	}
+	info, err := ReadCheckpointInfo(filepath.Join(dir, LastCheckpointFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if info.Padding != "none" {
+		t.Errorf("the resumed run's checkpoint records padding %q, want none", info.Padding)
+	}
+	fresh := t.TempDir()
+	train(t, cfg, ds, TrainOptions{OutDir: fresh})
+	if info, err := ReadCheckpointInfo(filepath.Join(fresh, LastCheckpointFile)); err != nil || info.Padding != "plan" {
+		t.Errorf("a run with the default padding records %q (%v), want plan", info.Padding, err)
+	}
+}

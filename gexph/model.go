@@ -201,6 +201,8 @@ type Model struct {
 	// a plan, which is kept in plan.
 	padding, evalPadding *padding
 	plan                 *shapePlan
+	// paddingName is the padding's name ("plan", "none", …: the default resolved).
+	paddingName string
 	// compiles counts the programs compiled (see CompileStats).
 	compiles    compileLog
 	interaction expander.InteractionOptions
@@ -289,12 +291,13 @@ func NewModelWithOptions(cfg Config, ds *data.Dataset, opts ModelOptions) (*Mode
 	}
 	padName := opts.Padding
 	if padName == "" {
-		padName = DefaultPadding(m.backendName, spec.transductive)
+		padName = DefaultPadding(spec.transductive)
 	}
 	pads, err := parsePadding(padName)
 	if err != nil {
 		return nil, err
 	}
+	m.paddingName = padName
 	if err := checkWay(cfg, spec, ds, opts); err != nil {
 		return nil, err
 	}

@@ -41,14 +41,29 @@ func TestParsePaddingNamesEveryForm(t *testing.T) {
 			t.Errorf("%q: error %v, want one naming it and saying %q", bad, err, says)
 		}
 	}
-	for _, tc := range []struct {
-		backend      string
-		transductive bool
-		want         string
-	}{{"go", false, "none"}, {"", false, "none"}, {"xla:cuda", false, "plan"}, {"xla:cuda", true, "none"}} {
-		if got := DefaultPadding(tc.backend, tc.transductive); got != tc.want {
-			t.Errorf("DefaultPadding(%q, %v) = %q, want %q", tc.backend, tc.transductive, got, tc.want)
-		}
+}
+
+// TestDefaultPaddingPlansBatchesOfGraphs builds models with the default padding on the
+// go backend: batches of graphs get a plan (its first training batch padded to one of
+// the plan's shapes), a transductive graph its exact shapes.
+func TestDefaultPaddingPlansBatchesOfGraphs(t *testing.T) {
+	if DefaultPadding(false) != "plan" || DefaultPadding(true) != "none" {
+		t.Fatalf("DefaultPadding: %q for batches of graphs, %q for a transductive graph; want plan, none", DefaultPadding(false), DefaultPadding(true))
+	}
+	cfg := tinyConfig()
+	cfg.Layers = 1
+	ds := tinyGraphDataset(data.GraphClassification, 8, 3)
+	m := newTestModel(t, cfg, ds, "")
+	if m.PaddingPlan() == "" {
+		t.Fatal("batches of graphs on the go backend: no padding plan by default")
+	}
+	b, err := m.BuildBatch(ds, plannedBatch(m, ds), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPlanned(t, b, m.plan.train.levels)
+	if n := newTestModel(t, cfg, tinyTransductiveDataset(3), ""); n.PaddingPlan() != "" || n.padding != nil {
+		t.Fatalf("a transductive graph is padded by default: %q", n.PaddingPlan())
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/internal/progress"
@@ -81,17 +80,20 @@ func (m *Model) newRunner(ds *data.Dataset, opts ModelOptions, pads paddingSpec)
 	return newGraphBatches(m, ds, pads)
 }
 
-// DefaultPadding is the batch padding of a backend. Every new input shape is compiled.
-// The pure-Go backend compiles a training graph in about 0.2 s, less than padding
-// costs (PATTERN's step: 1.3 s exact, 2.2 s padded to powers of two), so it gets exact
-// shapes; XLA on a GPU compiles for 30–40 s a shape, so batches of graphs get a plan
-// there (a few shapes for the whole run, see parsePadding). A transductive graph has
-// one shape. An empty backend is the default one.
-func DefaultPadding(backend string, transductive bool) string {
-	if kind, _, _ := strings.Cut(backend, ":"); !transductive && kind != "" && kind != DefaultBackend {
-		return "plan"
+// DefaultPadding is the batch padding of a model: a plan of a few shapes for the whole
+// run for batches of graphs, on every backend, and exact shapes for a transductive graph
+// (one shape per program). Every new input shape is compiled: XLA on a GPU takes 30–40 s
+// a shape, the pure-Go backend 0.03–0.2 s, which is still a large part of a small
+// batch's step, and exact shapes make nearly every batch a new shape. On the go backend
+// (AMD EPYC, 2026-11-29, alone) the plan took MNIST's epoch from 24–27 s to 16–19 s and
+// CLUSTER's from 33 s to 27 s, PATTERN's was unchanged, and Peptides-func's batches of
+// 128 graphs lost a few per cent to the padded rows (docs/PERFORMANCE.md, "Batches padded
+// to a plan on the go backend too").
+func DefaultPadding(transductive bool) string {
+	if transductive {
+		return "none"
 	}
-	return "none"
+	return "plan"
 }
 
 // WholeGraphBatches tells whether the model runs on whole graphs (batches of them, or a

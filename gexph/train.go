@@ -21,9 +21,11 @@ type TrainOptions struct {
 	Backend string
 	// Padding pads batches to bucketed shapes: "none", "pow2", "exp:B", "linear:S",
 	// "plan" or "plan:T,E" (a few shapes planned for the run's batches: Model.PaddingPlan),
-	// or "" for "none" on the pure-Go backend and on a transductive graph, "plan" for
-	// batches of graphs on XLA. Padding never changes results; it lets compiled
-	// programs be reused.
+	// or "" for DefaultPadding ("plan" for batches of graphs, "none" for a transductive
+	// graph). Padding changes no value the model computes, but dropout draws its masks
+	// over the padded shapes (see parsePadding); it lets compiled programs be reused. A
+	// resumed run with an empty Padding keeps the one its checkpoint records
+	// (CheckpointInfo.Padding).
 	Padding string
 	// Prefetch is the number of batches built ahead of the training step (see
 	// ModelOptions.Prefetch; 0: the backend's default).
@@ -195,6 +197,9 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 		}
 	}
 	ds = subsetSplit(ds, &cfg)
+	if ck != nil && opts.Padding == "" {
+		opts.Padding = ck.info.Padding // A resumed run keeps its padding (dropout's masks).
+	}
 	if !opts.NoMemoryCheck {
 		if err := CheckMemory(cfg, ds); err != nil {
 			return nil, fmt.Errorf("train: %w", err)
@@ -210,7 +215,7 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 	}
 	defer m.Close()
 	schema := m.spec.schema()
-	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint, Schema: &schema}
+	info := CheckpointInfo{Config: cfg, Dataset: ds.Name, DatasetSpec: opts.DataSpec, DatasetFingerprint: id.fingerprint, Schema: &schema, Padding: m.paddingName}
 	switch {
 	case ck != nil:
 		if err := ck.restore(m.store); err != nil {
@@ -227,6 +232,9 @@ func trainIn(ctx context.Context, cfg Config, ds *data.Dataset, opts TrainOption
 	}
 	if ck != nil {
 		prog.Printf("resuming after epoch %d", info.Epoch)
+		if ck.info.Padding != "" && ck.info.Padding != m.paddingName {
+			prog.Printf("padding %q from here on; epochs 1–%d trained with %q (dropout draws its masks over the padded shapes)", m.paddingName, info.Epoch, ck.info.Padding)
+		}
 	}
 	return runEpochs(ctx, m, ds, opts, rd, &info, prog, start)
 }

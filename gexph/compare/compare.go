@@ -166,7 +166,7 @@ func Backends(cfg gexph.Config, ds *data.Dataset, opts Options) (Result, error) 
 	}
 	padding := opts.Padding
 	if padding == "" {
-		padding = gexph.DefaultPadding(res.Backend, ds.Transductive)
+		padding = gexph.DefaultPadding(ds.Transductive)
 	}
 	test, err := gexph.NewModelWithOptions(cfg, ds, gexph.ModelOptions{Backend: opts.Backend, Padding: padding})
 	if err != nil {

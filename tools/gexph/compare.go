@@ -22,7 +22,7 @@ func runCompare(args []string, stdout, stderr io.Writer) error {
 	cf := addConfigFlags(fs)
 	df := addDataFlags(fs, "pattern")
 	batch := fs.Int("batch", 0, "graphs in the batch (0: the config's batch_size); transductive data sets use their whole graph")
-	padding := fs.String("padding", "", "batch padding of both models: none, pow2, exp:B, linear:S, plan, plan:T,E (default: the tested backend's)")
+	padding := fs.String("padding", "", "batch padding of both models: none, pow2, exp:B, linear:S, plan, plan:T,E (default: plan for batches of graphs, none for a transductive graph)")
 	tol := fs.Float64("tol", compare.DefaultTolerance, "largest difference accepted: max|a−b|/max|b| for outputs and loss, max|a−b| over the gradient's largest entry for gradients (raised to NoiseFactor × float32's noise where that is larger)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := parseFlags(fs, args, 0); err != nil {

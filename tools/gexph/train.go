@@ -177,7 +177,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 0, "seed of initialisation, expanders, shuffling and splits, 0 included (not given: the config's, 1 in every preset)")
 	seeds := fs.String("seeds", "", "comma-separated seeds: one run per seed (in OUT/seed-S with -out) and their mean ± std")
 	backend := fs.String("backend", "go", "compute backend: go; cuda (an NVIDIA GPU, through the pip-installed jax-cuda13-pjrt that gexph finds; needs make build-xla); auto (cuda where there is one, else go); xla:cpu or xla:/path/to/plugin.so")
-	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S, plan (a few shapes planned for the run), plan:T,E (T training and E evaluation shapes) (default: none on the go backend, plan for batches of graphs on XLA)")
+	padding := fs.String("padding", "", "pad batches to bucketed shapes: none, pow2, exp:B, linear:S, plan (a few shapes planned for the run), plan:T,E (T training and E evaluation shapes) (default: plan for batches of graphs, none for a transductive graph)")
 	prefetch := fs.Int("prefetch", 0, "batches of graphs built ahead of the training step on another goroutine, so the device need not wait for the host (0: one on XLA, none on the go backend; -1: none); the batches are the same")
 	out := fs.String("out", "", "directory for checkpoints, the per-epoch log (log.jsonl, log.csv) and result.json")
 	ckptEvery := fs.Duration("ckpt-every", time.Minute, "write OUT/last.ckpt at most this often (and after the first and last epoch of the call, at each new best epoch, and on an interrupt between epochs); an interrupted run resumes from it and trains the epochs after it again, to the same result; 0: after every epoch")
