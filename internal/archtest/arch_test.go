@@ -22,6 +22,7 @@ var allowed = map[string][]string{
 	"internal/pyfind":      {},
 	"internal/regfile":     {},
 	"internal/cudafind":    {},
+	"internal/cpuprofile":  {},
 	"internal/tfevents":    {},
 	"internal/safetensors": {"internal/atomicfile"},
 	"internal/progress":    {},

@@ -2,12 +2,11 @@ package bench
 
 import (
 	"fmt"
-	"os"
-	"runtime/pprof"
 	"time"
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/cpuprofile"
 	"github.com/gexph/gexph/internal/sysinfo"
 )
 
@@ -89,19 +88,15 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 		return res, fmt.Errorf("model benchmark: %w", err)
 	}
 	var cpuMs []float64
-	stopProfile := func() {}
+	stopProfile := func() error { return nil }
 	for i := range cfg.Steps + 1 {
 		if i == 1 && cfg.CPUProfile != "" {
-			f, err := os.Create(cfg.CPUProfile)
+			stop, err := cpuprofile.Start(cfg.CPUProfile)
 			if err != nil {
 				return res, fmt.Errorf("model benchmark: %w", err)
 			}
-			if err := pprof.StartCPUProfile(f); err != nil {
-				f.Close()
-				return res, fmt.Errorf("model benchmark: %w", err)
-			}
-			stopProfile = func() { pprof.StopCPUProfile(); f.Close() }
-			defer stopProfile()
+			stopProfile = stop
+			defer func() { stopProfile() }() // On an error return; stopped below otherwise.
 		}
 		cpu, start := sysinfo.ProcessCPUSeconds(), time.Now()
 		loss, err := m.TrainStep(b)
@@ -117,8 +112,10 @@ func RunModelBenchmark(cfg ModelBenchConfig) (ModelBenchResult, error) {
 		cpuMs = append(cpuMs, 1000*(sysinfo.ProcessCPUSeconds()-cpu))
 		res.Loss = loss
 	}
-	stopProfile()
-	stopProfile = func() {}
+	if err := stopProfile(); err != nil {
+		return res, fmt.Errorf("model benchmark: %w", err)
+	}
+	stopProfile = func() error { return nil }
 	var fwdMs []float64
 	for i := range min(cfg.Steps, 3) + 1 {
 		start := time.Now()

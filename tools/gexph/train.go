@@ -17,6 +17,7 @@ import (
 
 	"github.com/gexph/gexph/data"
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/cpuprofile"
 )
 
 // settingsFlag collects the repeatable -set flag: key=value pairs or JSON objects,
@@ -169,7 +170,7 @@ func (c configFlags) checkFullBatchFanout(cfg gexph.Config) error {
 	return nil
 }
 
-func runTrain(args []string, stdout, stderr io.Writer) error {
+func runTrain(args []string, stdout, stderr io.Writer) (err error) {
 	fs := newFlagSet("train", "-dataset "+specUsage()+" [-preset NAME] [-config FILE] [-set key=value ...] [-epochs N] [-seed S | -seeds S1,S2,...] [-backend B] [-out DIR [-resume | -force]] [-json]", stderr)
 	df := addDataFlags(fs, "pattern")
 	cf := addConfigFlags(fs)
@@ -188,6 +189,7 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "no progress output")
 	noMemCheck := fs.Bool("no-memory-check", false, "start a run that the memory estimate refuses (an upper bound: the run may still run out of memory)")
 	estimator := fs.Bool("estimator", false, "Spexphormer's first stage: train the config made an attention-score estimator (width 4, one head, unit-norm values; gexph.EstimatorConfig)")
+	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile of the whole call (data, compiling, epochs) to this file (go tool pprof)")
 	scoresFrom := fs.String("scores-from", "", "Spexphormer's second stage: the first stage's checkpoint, whose attention scores draw each layer's k edges per node (with -set sparse_attention_k=K)")
 	if err := parseFlags(fs, args, 0); err != nil {
 		return err
@@ -230,6 +232,13 @@ func runTrain(args []string, stdout, stderr io.Writer) error {
 	defer stop()
 	if err := checkOutDirs(*out, seedList, *resume, *force); err != nil {
 		return err
+	}
+	if *cpuProfile != "" {
+		stopProfile, err := cpuprofile.Start(*cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer func() { err = errors.Join(err, stopProfile()) }()
 	}
 	if seedList == nil {
 		opts.OutDir = *out
