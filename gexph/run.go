@@ -85,7 +85,7 @@ func (m *Model) newRunner(ds *data.Dataset, opts ModelOptions, pads paddingSpec)
 // (one shape per program). Every new input shape is compiled: XLA on a GPU takes 30–40 s
 // a shape, the pure-Go backend 0.03–0.2 s, which is still a large part of a small
 // batch's step, and exact shapes make nearly every batch a new shape. On the go backend
-// (AMD EPYC, 2026-11-29, alone) the plan took MNIST's epoch from 24–27 s to 16–19 s and
+// (AMD EPYC, 2026-11-29, alone) the plan took MNIST's epoch from 24–27 s to 16–17 s and
 // CLUSTER's from 33 s to 27 s, PATTERN's was unchanged, and Peptides-func's batches of
 // 128 graphs lost a few per cent to the padded rows (docs/PERFORMANCE.md, "Batches padded
 // to a plan on the go backend too").
