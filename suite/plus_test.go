@@ -256,3 +256,30 @@ func TestPlusSectionWithOneVariantRun(t *testing.T) {
 		t.Errorf("section lacks %q:\n%s", want, b.String())
 	}
 }
+
+// TestReportOfThePlusSuiteAloneIsWritten writes the report of a root that holds the plus
+// suite's results and nothing else (what `gexph reproduce -suite plus -out DIR` leaves):
+// a report with the section, not the error of a root without results.
+func TestReportOfThePlusSuiteAloneIsWritten(t *testing.T) {
+	root := t.TempDir()
+	dir := filepath.Join(root, SuitePlus)
+	for _, r := range PlusSuite(1) {
+		if r.Dataset == "cs" && r.Variant == VariantPlus {
+			writeConfiguredRecord(t, dir, r, 0.96)
+		}
+	}
+	if err := writeSuiteCSV(filepath.Join(dir, "runs"), filepath.Join(dir, "results.csv")); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(root, "RESULTS.md")
+	if err := WriteReport(root, path); err != nil {
+		t.Fatalf("report of the plus suite alone: %v", err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "## "+plusTitle) {
+		t.Errorf("the report lacks the plus section:\n%s", b)
+	}
+}
