@@ -1105,15 +1105,7 @@ func execReduceSumGeneric[T gobackend.PODNumericConstraints](operand, output *go
 			clear(outputFlat)
 			return nil
 		}
-		for a := range A {
-			offset := a * B
-			row := operandFlat[offset : offset+B]
-			var sum T
-			for _, v := range row {
-				sum += v
-			}
-			outputFlat[a] = sum
-		}
+		sumTrailingRows(operandFlat[:A*B], outputFlat[:A], B) // gexph patch: four rows at a time.
 		return nil
 
 	case ReduceLeading:
