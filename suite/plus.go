@@ -206,21 +206,23 @@ const plusTitle = "Beyond the paper: tuned classic GNNs, with and without Exphor
 // figure and ours side by side per data set, then whether Exphormer attention on top of
 // the tuned MPNN helps, hurts or does nothing, per data set, by the seeds. A data set
 // whose files are not under dataRoots says so, with the command that fetches them;
-// command is the one that runs the suite.
-func writePlusSection(w io.Writer, root string, dataRoots []string, command string) error {
+// command is the one that runs the suite. found tells whether the suite has results
+// under root (the section is written either way).
+func writePlusSection(w io.Writer, root string, dataRoots []string, command string) (found bool, err error) {
 	dir := filepath.Join(root, SuitePlus)
 	var rows []SummaryRow
 	csvPath := suiteCSVPath(root, SuitePlus)
 	if _, err := os.Stat(csvPath); err == nil {
+		found = true
 		if rows, err = Summarize(csvPath); err != nil {
-			return err
+			return false, err
 		}
 	} else if !errors.Is(err, os.ErrNotExist) {
-		return err
+		return false, err
 	}
 	meta, err := ReadSuiteMeta(dir)
 	if err != nil && !errors.Is(err, os.ErrNotExist) {
-		return err
+		return false, err
 	}
 	if meta.Command != "" {
 		command = meta.Command
@@ -277,7 +279,7 @@ func writePlusSection(w io.Writer, root string, dataRoots []string, command stri
 		verdicts = append(verdicts, plusVerdictLines(s, base, ex, okB, okE, absent, info, command)...)
 	}
 	if err := writePlusSplitFiles(w, filepath.Join(dir, plusSplitFileDir)); err != nil {
-		return err
+		return false, err
 	}
 	fmt.Fprintf(w, "\n### Does Exphormer attention on top of the tuned MPNN help?\n\n")
 	for _, v := range verdicts {
@@ -290,9 +292,9 @@ func writePlusSection(w io.Writer, root string, dataRoots []string, command stri
 	}
 	if len(rows) > 0 {
 		meta.Suite = SuitePlus
-		return writeStaleLine(w, meta, dir)
+		return found, writeStaleLine(w, meta, dir)
 	}
-	return nil
+	return found, nil
 }
 
 // notRunYet is what the plus section says of a variant without records.

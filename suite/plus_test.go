@@ -152,8 +152,8 @@ func TestPlusSectionFromSyntheticRecords(t *testing.T) {
 	root := t.TempDir()
 	dataRoot := dataRootWith(t, "computers", "cs")
 	var empty strings.Builder
-	if err := writePlusSection(&empty, root, []string{dataRoot}, "CMD"); err != nil {
-		t.Fatal(err)
+	if found, err := writePlusSection(&empty, root, []string{dataRoot}, "CMD"); err != nil || found {
+		t.Fatalf("section without records: found %v, %v", found, err)
 	}
 	for _, want := range []string{
 		"| Computer | 94.09 ± 0.37 (GAT) | 91.59 ± 0.31 | not run yet | not run yet |",
@@ -190,7 +190,7 @@ func TestPlusSectionFromSyntheticRecords(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := writePlusSection(&b, root, []string{dataRoot}, "CMD"); err != nil {
+	if _, err := writePlusSection(&b, root, []string{dataRoot}, "CMD"); err != nil {
 		t.Fatal(err)
 	}
 	md := b.String()
@@ -248,7 +248,7 @@ func TestPlusSectionWithOneVariantRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	if err := writePlusSection(&b, root, []string{dataRoot}, "CMD"); err != nil {
+	if _, err := writePlusSection(&b, root, []string{dataRoot}, "CMD"); err != nil {
 		t.Fatal(err)
 	}
 	want := "- cs: cs-plus 96.30 ± 0.10 over 2 seeds so far, target ≥ 96.4 — missed by 0.10 points; cs-plus-exphormer not run yet, so no verdict on the attention yet (`CMD`)"

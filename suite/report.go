@@ -93,10 +93,11 @@ func WriteReport(root, path string) error {
 		case EqualBudgetDir:
 			err = writeEqualBudgetSection(&body, filepath.Join(root, EqualBudgetDir))
 		case SuitePlus:
-			err = writePlusSection(&body, root, data.DataRoots(data.LoadOptions{}),
+			var ok bool
+			ok, err = writePlusSection(&body, root, data.DataRoots(data.LoadOptions{}),
 				fmt.Sprintf("gexph reproduce -suite %s -out %s -results %s", SuitePlus, filepath.ToSlash(root), filepath.ToSlash(path)))
-			if _, serr := os.Stat(suiteCSVPath(root, SuitePlus)); serr == nil {
-				found++ // The section is always written; its results count as a suite's.
+			if ok {
+				found++
 			}
 		default:
 			var ok bool
