@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/internal/sysinfo"
 )
 
 // SummaryRow aggregates the runs of one data set and variant over their seeds.
@@ -255,18 +256,25 @@ type ResultsMeta struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// MachineDescription returns the OS/architecture, the CPU count and the CPU model
-// (from /proc/cpuinfo where readable).
+// MachineDescription returns the OS/architecture, the CPU count, the CPU model (from
+// /proc/cpuinfo where readable) and the vector instructions of the go backend's kernels
+// (sysinfo.SIMDKernels, where there are any): "linux/amd64, 2 CPUs, AMD EPYC, AVX2".
+// Two CPUs of one model name can differ in the last (a virtual machine's name hides
+// the generation), and so can the speed of the same run.
 func MachineDescription() string {
-	s := fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())
+	parts := []string{fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
 			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				return s + ", " + strings.TrimSpace(v)
+				parts = append(parts, strings.TrimSpace(v))
+				break
 			}
 		}
 	}
-	return s
+	if isa := sysinfo.SIMDKernels(); isa != "" {
+		parts = append(parts, isa)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // RecordedMachines describes the machines the records of the suite directory dir were

@@ -1,6 +1,7 @@
 // Package sysinfo reads and sets what a training process needs to know about its
-// machine: memory size, peak and current resident memory, CPU time, the garbage
-// collector's settings and the heap headroom the pure-Go backend needs. Nothing here
+// machine: memory size, peak and current resident memory, CPU time, the vector
+// instructions of the go backend's kernels, the garbage collector's settings and the
+// heap headroom the pure-Go backend needs. Nothing here
 // runs on import: programs call gexph.SetupRuntime, which uses ReserveHeapHeadroom and
 // TuneGC, once at start.
 package sysinfo

@@ -34,7 +34,7 @@ if [ -n "${PAUSE:-}" ]; then
   sleep 2
 fi
 
-echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) cores"
+echo "cpu: $(lscpu | sed -n 's/^Model name: *//p' | head -1); $(nproc) cores; gexph sees: $("$GEXPH" version | sed -n 's/^machine *//p')"
 echo "commit: $(git -C "$ROOT" log --oneline -1 2>/dev/null || echo unknown)"
 
 # gexph_step [GODEBUG] prints gexph's PATTERN step in ms, its loss and peak RSS.

@@ -11,6 +11,7 @@ import (
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/gexph/buildcheck"
 	"github.com/gexph/gexph/internal/cudafind"
+	"github.com/gexph/gexph/suite"
 	"github.com/gomlx/compute"
 )
 
@@ -111,6 +112,9 @@ type versionInfo struct {
 	Backends []string `json:"backends"`
 	// Warnings are the build's problems for speed (buildcheck.Warnings).
 	Warnings []string `json:"warnings,omitempty"`
+	// Machine is this machine with the vector instructions of the go backend's kernels
+	// (suite.MachineDescription), as every suite record and timing names it.
+	Machine string `json:"machine"`
 	// CUDA is what -backend cuda would use on this machine (cudaReportOf).
 	CUDA *cudaReport `json:"cuda,omitempty"`
 }
@@ -204,6 +208,7 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	}
 	bi, _ := debug.ReadBuildInfo()
 	v := buildVersion(bi)
+	v.Machine = suite.MachineDescription()
 	v.CUDA = cudaReportOf(cudafind.Default(), os.Getenv)
 	if *asJSON {
 		return writeJSON(stdout, v)
@@ -215,8 +220,8 @@ func runVersion(args []string, stdout, stderr io.Writer) error {
 	if v.CommitTime != "" {
 		commit += ", " + v.CommitTime
 	}
-	fmt.Fprintf(stdout, "gexph        %s\ncommit       %s\ngo           %s\nGOEXPERIMENT %s\nbackends     %s\n",
-		v.Version, commit, v.GoVersion, orElse(v.GOEXPERIMENT, "(not recorded)"), strings.Join(v.Backends, ", "))
+	fmt.Fprintf(stdout, "gexph        %s\ncommit       %s\ngo           %s\nGOEXPERIMENT %s\nbackends     %s\nmachine      %s\n",
+		v.Version, commit, v.GoVersion, orElse(v.GOEXPERIMENT, "(not recorded)"), strings.Join(v.Backends, ", "), v.Machine)
 	for _, w := range v.Warnings {
 		fmt.Fprintf(stdout, "warning      %s\n", w)
 	}

@@ -5,6 +5,8 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/gexph/gexph/suite"
 )
 
 // helpOf returns what `gexph name -h` prints (standard output and error together) and
@@ -101,7 +103,10 @@ func TestVersionNamesGoVersionExperimentAndBackends(t *testing.T) {
 		t.Errorf("backends %v lack the pure-Go backend", v.Backends)
 	}
 	code, out, _ = runCLI(t, "version")
-	for _, want := range []string{"gexph ", "commit ", "go ", "GOEXPERIMENT ", "backends "} {
+	if v.Machine != suite.MachineDescription() {
+		t.Errorf("version: machine %q, want the suites' description %q", v.Machine, suite.MachineDescription())
+	}
+	for _, want := range []string{"gexph ", "commit ", "go ", "GOEXPERIMENT ", "backends ", "machine "} {
 		if code != 0 || !strings.Contains(out, "\n"+want) && !strings.HasPrefix(out, want) {
 			t.Errorf("version (exit %d) lacks a line %q:\n%s", code, want, out)
 		}
