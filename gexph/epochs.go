@@ -147,7 +147,7 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	if errors.As(err, &diverged) {
 		return EpochStats{Epoch: epoch, TrainLoss: diverged.Loss, TrainMetric: math.NaN(), ValLoss: math.NaN(),
 			ValMetric: math.NaN(), LR: lr, Seconds: time.Since(epochStart).Seconds(), Diverged: true,
-			Backend: BackendLabel(m.Backend())}, err
+			Backend: BackendLabel(m.Backend()), Machine: sysinfo.Machine()}, err
 	}
 	if err != nil {
 		return EpochStats{}, err
@@ -163,7 +163,7 @@ func (m *Model) runEpoch(ctx context.Context, ds *data.Dataset, epoch int, info 
 	}
 	st := EpochStats{Epoch: epoch, TrainLoss: run.loss, TrainMetric: run.metric, ValLoss: val[0].Loss,
 		ValMetric: val[0].Metric, LR: lr, ExamplesPerSec: float64(run.examples) / math.Max(run.secs, 1e-9),
-		Backend: BackendLabel(m.Backend())}
+		Backend: BackendLabel(m.Backend()), Machine: sysinfo.Machine()}
 	if !finite(st.ValLoss) {
 		st.ValMetric, st.Diverged = math.NaN(), true
 		st.Seconds = time.Since(epochStart).Seconds()

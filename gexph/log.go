@@ -38,6 +38,10 @@ type EpochStats struct {
 	// "xla:cuda,tf32=false"); a run resumed on another backend mixes them. Empty in logs
 	// of older versions.
 	Backend string `json:"backend,omitempty"`
+	// Machine says which machine the epoch ran on (sysinfo.Machine: "linux/amd64, 2 CPUs,
+	// AMD EPYC, AVX2", the host of a GPU backend); a run resumed on another machine mixes
+	// them, and its seconds per epoch differ by it. Empty in logs of older versions.
+	Machine string `json:"machine,omitempty"`
 	// CompiledShapes counts the input shapes compiled by the end of the epoch, all
 	// programs together; CompiledTrainShapes and CompiledEvalShapes those of the
 	// training step and of inference; CompileSeconds the seconds spent compiling (see
@@ -71,6 +75,7 @@ type epochStatsJSON struct {
 	ExamplesPerSec      *float64 `json:"examples_per_sec"`
 	Diverged            bool     `json:"diverged,omitempty"`
 	Backend             string   `json:"backend,omitempty"`
+	Machine             string   `json:"machine,omitempty"`
 	CompiledShapes      int      `json:"compiled_shapes"`
 	CompiledTrainShapes int      `json:"compiled_train_shapes"`
 	CompiledEvalShapes  int      `json:"compiled_eval_shapes"`
@@ -96,7 +101,7 @@ func (s *EpochStats) floatFields(j *epochStatsJSON) []struct {
 // MarshalJSON writes the epoch with null for each value that is not finite (the values
 // of a diverged epoch), which encoding/json would refuse.
 func (s EpochStats) MarshalJSON() ([]byte, error) {
-	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged, Backend: s.Backend,
+	j := epochStatsJSON{Epoch: s.Epoch, Best: s.Best, Diverged: s.Diverged, Backend: s.Backend, Machine: s.Machine,
 		CompiledShapes: s.CompiledShapes, CompiledTrainShapes: s.CompiledTrainShapes, CompiledEvalShapes: s.CompiledEvalShapes}
 	for _, f := range s.floatFields(&j) {
 		if finite(*f.v) {
@@ -119,7 +124,7 @@ func (s *EpochStats) UnmarshalJSON(b []byte) error {
 	if err := json.Unmarshal(b, &j); err != nil {
 		return err
 	}
-	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged, Backend: j.Backend,
+	*s = EpochStats{Epoch: j.Epoch, TestMetric: j.TestMetric, Best: j.Best, Diverged: j.Diverged, Backend: j.Backend, Machine: j.Machine,
 		CompiledShapes: j.CompiledShapes, CompiledTrainShapes: j.CompiledTrainShapes, CompiledEvalShapes: j.CompiledEvalShapes}
 	for _, f := range s.floatFields(&j) {
 		*f.v = math.NaN()

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/internal/tfevents"
 	"google.golang.org/protobuf/encoding/protowire"
 )
@@ -469,10 +470,11 @@ func evaluateAndPredictTest(t *testing.T, ckpt string, ds *data.Dataset) (*EvalR
 	return ev, preds
 }
 
-// TestEpochLogNamesItsBackend trains two epochs and reads log.jsonl back: every epoch
-// says where it ran (BackendLabel of the model's backend), so that a run resumed on
-// another backend tells its epochs apart.
-func TestEpochLogNamesItsBackend(t *testing.T) {
+// TestEpochLogNamesItsBackendAndMachine trains two epochs and reads log.jsonl back:
+// every epoch says where it ran (BackendLabel of the model's backend, and
+// sysinfo.Machine), so that a run resumed on another backend or CPU tells its epochs
+// apart.
+func TestEpochLogNamesItsBackendAndMachine(t *testing.T) {
 	ds := tinyNodeDataset(6, 4)
 	cfg := tinyConfig()
 	cfg.Epochs = 2
@@ -493,6 +495,9 @@ func TestEpochLogNamesItsBackend(t *testing.T) {
 		}
 		if st.Backend != DefaultBackend {
 			t.Errorf("epoch %d: backend %q, want %q", st.Epoch, st.Backend, DefaultBackend)
+		}
+		if st.Machine != sysinfo.Machine() {
+			t.Errorf("epoch %d: machine %q, want %q", st.Epoch, st.Machine, sysinfo.Machine())
 		}
 	}
 }

@@ -15,7 +15,8 @@ func TestCSVLogColumnsAreTheEpochJSON(t *testing.T) {
 	test := 0.625
 	for _, st := range []EpochStats{
 		{Epoch: 3, TrainLoss: 0.5, TrainMetric: 0.75, ValLoss: 0.25, ValMetric: 0.875, TestMetric: &test, Best: true,
-			LR: 1e-3, Seconds: 12.5, CPUSeconds: 20, ExamplesPerSec: 80, Diverged: true, Backend: "xla:cuda,tf32=false"},
+			LR: 1e-3, Seconds: 12.5, CPUSeconds: 20, ExamplesPerSec: 80, Diverged: true, Backend: "xla:cuda,tf32=false",
+			Machine: "linux/amd64, 2 CPUs, AMD EPYC, AVX2"},
 		{Epoch: 1, TrainLoss: 1, ValLoss: 2, LR: 0.1},
 	} {
 		raw, err := json.Marshal(st)

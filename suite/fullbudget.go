@@ -102,7 +102,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 		rows = append(rows, fullBudgetMeanRows(runs[start:end])...)
 		start = end
 	}
-	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends, each with the median of its epochs after the first, which compiles (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
@@ -265,32 +265,57 @@ func fullCheckpointCell(root, from, name string, scale float64, digits int) (str
 }
 
 // epochSecondsByBackend is the s/epoch cell: the median epoch's seconds (the first
-// epoch, which compiles, left out), or, for a run resumed on other backends, the median
-// on each backend (as its epochs name it; "unrecorded" for logs of older versions) with
-// its number of epochs, the backend of most epochs first.
+// epoch, which compiles, left out), or, for a run resumed on other backends or machines,
+// the median on each (as its epochs name them; "unrecorded" for logs of older versions)
+// with its number of epochs, the one of most epochs first. The machine is named only
+// where the run's epochs ran on more than one.
 func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 	timed := epochs[min(1, len(epochs)-1):]
-	var order []string
-	groups := map[string][]gexph.EpochStats{}
+	type where struct{ backend, machine string }
+	var order []where
+	groups := map[where][]gexph.EpochStats{}
+	machines := map[string]bool{}
 	for _, st := range timed {
-		if _, ok := groups[st.Backend]; !ok {
-			order = append(order, st.Backend)
+		w := where{st.Backend, st.Machine}
+		if _, ok := groups[w]; !ok {
+			order = append(order, w)
 		}
-		groups[st.Backend] = append(groups[st.Backend], st)
+		groups[w] = append(groups[w], st)
+		machines[st.Machine] = true
 	}
 	if len(order) <= 1 {
 		return epochSeconds(medianEpochSeconds(timed))
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
 	cells := make([]string, len(order))
-	for i, backend := range order {
-		label := backend
-		if label == "" {
-			label = "unrecorded"
+	for i, w := range order {
+		label := orUnrecorded(w.backend)
+		if len(machines) > 1 {
+			label += "; " + orUnrecorded(cpuOf(w.machine)) + ";"
+		} else {
+			label += ","
 		}
-		cells[i] = fmt.Sprintf("%s (%s, %d epochs)", epochSeconds(medianEpochSeconds(groups[backend])), label, len(groups[backend]))
+		cells[i] = fmt.Sprintf("%s (%s %d epochs)", epochSeconds(medianEpochSeconds(groups[w])), label, len(groups[w]))
 	}
 	return strings.Join(cells, "; ")
+}
+
+// orUnrecorded is s, or "unrecorded" for the empty value of an older log.
+func orUnrecorded(s string) string {
+	if s == "" {
+		return "unrecorded"
+	}
+	return s
+}
+
+// cpuOf is a machine description (sysinfo.Machine) without its leading OS/architecture
+// and CPU count: the CPU model and its SIMD kernels ("AMD EPYC, AVX2").
+func cpuOf(machine string) string {
+	parts := strings.SplitN(machine, ", ", 3)
+	if len(parts) == 3 && strings.Contains(parts[0], "/") && strings.HasSuffix(parts[1], " CPUs") {
+		return parts[2]
+	}
+	return machine
 }
 
 // epochSeconds formats seconds per epoch: whole seconds from 10 on, tenths below.

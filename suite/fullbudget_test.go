@@ -169,6 +169,32 @@ func TestFullBudgetSecondsPerBackend(t *testing.T) {
 	}
 }
 
+// TestFullBudgetSecondsPerMachine checks the s/epoch cell of a run resumed on another
+// CPU: the median of each CPU's epochs with their count, the CPU named without the OS and
+// CPU count, older epochs as unrecorded; one machine throughout keeps the plain median.
+func TestFullBudgetSecondsPerMachine(t *testing.T) {
+	const avx512, avx2 = "linux/amd64, 2 CPUs, AMD EPYC, AVX-512", "linux/amd64, 2 CPUs, AMD EPYC, AVX2"
+	var epochs []gexph.EpochStats
+	add := func(n int, machine string, secs float64) {
+		for range n {
+			epochs = append(epochs, gexph.EpochStats{Epoch: len(epochs) + 1, Backend: "go", Machine: machine, Seconds: secs})
+		}
+	}
+	add(3, "", 655)
+	add(2, avx512, 640)
+	add(4, avx2, 1358)
+	want := "1358 (go; AMD EPYC, AVX2; 4 epochs); 655 (go; unrecorded; 2 epochs); 640 (go; AMD EPYC, AVX-512; 2 epochs)"
+	if got := epochSecondsByBackend(epochs); got != want {
+		t.Errorf("mixed machines: %q, want %q", got, want)
+	}
+	if got := epochSecondsByBackend(epochs[5:]); got != "1358" {
+		t.Errorf("one machine: %q, want 1358", got)
+	}
+	if got := cpuOf("a machine of another form"); got != "a machine of another form" {
+		t.Errorf("cpuOf of another form: %q, want it whole", got)
+	}
+}
+
 // TestFullBudgetMeanOfFinishedSeeds checks that other seeds of a run get rows of their
 // own, named by their log's data set, and that a row of the mean ± (population)
 // standard deviation at each run's best epoch follows once two have finished, leaving

@@ -17,7 +17,6 @@ import (
 
 	"github.com/gexph/gexph/gexph"
 	"github.com/gexph/gexph/internal/jsonfile"
-	"github.com/gexph/gexph/internal/sysinfo"
 	"github.com/gexph/gexph/layers"
 )
 
@@ -464,19 +463,5 @@ func TestRecordedMachines(t *testing.T) {
 	}
 	if _, err := RecordedMachines(dir); err == nil || !strings.Contains(err.Error(), "bad.json") {
 		t.Errorf("malformed record: err = %v, want one naming bad.json", err)
-	}
-}
-
-func TestMachineDescriptionNamesTheCPUAndItsSIMDKernels(t *testing.T) {
-	m := MachineDescription()
-	if !strings.HasPrefix(m, fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())) {
-		t.Errorf("MachineDescription() = %q: no OS, architecture and CPU count first", m)
-	}
-	isa := sysinfo.SIMDKernels()
-	if isa != "" && !strings.HasSuffix(m, ", "+isa) {
-		t.Errorf("MachineDescription() = %q: does not end with the SIMD kernels %q", m, isa)
-	}
-	if isa == "" && (strings.HasSuffix(m, "AVX2") || strings.HasSuffix(m, "AVX-512")) {
-		t.Errorf("MachineDescription() = %q names SIMD kernels this build does not have", m)
 	}
 }

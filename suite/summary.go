@@ -6,9 +6,7 @@ import (
 	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -256,26 +254,10 @@ type ResultsMeta struct {
 	Notes []string `json:"notes,omitempty"`
 }
 
-// MachineDescription returns the OS/architecture, the CPU count, the CPU model (from
-// /proc/cpuinfo where readable) and the vector instructions of the go backend's kernels
-// (sysinfo.SIMDKernels, where there are any): "linux/amd64, 2 CPUs, AMD EPYC, AVX2".
-// Two CPUs of one model name can differ in the last (a virtual machine's name hides
-// the generation), and so can the speed of the same run.
-func MachineDescription() string {
-	parts := []string{fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
-	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
-		for _, line := range strings.Split(string(b), "\n") {
-			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
-				parts = append(parts, strings.TrimSpace(v))
-				break
-			}
-		}
-	}
-	if isa := sysinfo.SIMDKernels(); isa != "" {
-		parts = append(parts, isa)
-	}
-	return strings.Join(parts, ", ")
-}
+// MachineDescription describes this machine as suite records name it: sysinfo.Machine,
+// e.g. "linux/amd64, 2 CPUs, AMD EPYC, AVX2" (the OS/architecture, the CPU count, the CPU
+// model and the vector instructions of the go backend's kernels).
+func MachineDescription() string { return sysinfo.Machine() }
 
 // RecordedMachines describes the machines the records of the suite directory dir were
 // made on (see SuiteRecord.Machine), for ResultsMeta.Machine: the machine alone when all

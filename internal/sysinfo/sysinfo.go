@@ -8,6 +8,7 @@ package sysinfo
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -184,4 +185,26 @@ func SetGCPercentUnlessSet(percent int) {
 	if _, ok := os.LookupEnv("GOGC"); !ok {
 		debug.SetGCPercent(percent)
 	}
+}
+
+// Machine describes this machine as records and timings name it: the OS/architecture,
+// the CPU count, the CPU model (from /proc/cpuinfo where readable) and the vector
+// instructions of the go backend's kernels (SIMDKernels, where there are any), as in
+// "linux/amd64, 2 CPUs, AMD EPYC, AVX2". Two CPUs of one model name can differ in the
+// last (a virtual machine's name hides the generation), and so can the speed of the
+// same run.
+func Machine() string {
+	parts := []string{fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if k, v, ok := strings.Cut(line, ":"); ok && strings.TrimSpace(k) == "model name" {
+				parts = append(parts, strings.TrimSpace(v))
+				break
+			}
+		}
+	}
+	if isa := SIMDKernels(); isa != "" {
+		parts = append(parts, isa)
+	}
+	return strings.Join(parts, ", ")
 }

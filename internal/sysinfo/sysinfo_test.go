@@ -1,6 +1,8 @@
 package sysinfo
 
 import (
+	"fmt"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -83,5 +85,19 @@ func TestFormatBytesUsesMiBBelowAGiB(t *testing.T) {
 		if got := FormatBytes(b); got != want {
 			t.Errorf("FormatBytes(%v) = %q, want %q", b, got, want)
 		}
+	}
+}
+
+func TestMachineNamesTheCPUCountAndTheSIMDKernels(t *testing.T) {
+	m := Machine()
+	if !strings.HasPrefix(m, fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())) {
+		t.Errorf("Machine() = %q: no OS, architecture and CPU count first", m)
+	}
+	isa := SIMDKernels()
+	if isa != "" && !strings.HasSuffix(m, ", "+isa) {
+		t.Errorf("Machine() = %q: does not end with the SIMD kernels %q", m, isa)
+	}
+	if isa == "" && (strings.HasSuffix(m, "AVX2") || strings.HasSuffix(m, "AVX-512")) {
+		t.Errorf("Machine() = %q names SIMD kernels this build does not have", m)
 	}
 }
