@@ -129,7 +129,7 @@ const optimizerScope = "/" + optimizer.AdamDefaultScope + "/"
 // with modelOnly, the optimizer's state is left out: the model alone (a third of the
 // size under Adam), which evaluates, predicts and exports but does not resume.
 func saveCheckpoint(path string, info CheckpointInfo, store *model.Store, modelOnly bool) error {
-	var blobs [][]byte
+	var values []*tensors.Tensor
 	hdr := checkpointHeader{CheckpointInfo: info, ByteOrder: "little"}
 	for v := range store.IterVariables() {
 		if !v.HasValue() || modelOnly && strings.HasPrefix(v.Path(), optimizerScope) {
@@ -139,40 +139,66 @@ func saveCheckpoint(path string, info CheckpointInfo, store *model.Store, modelO
 		if err != nil {
 			return fmt.Errorf("checkpoint %s: variable %s: %w", path, v.Path(), err)
 		}
-		blob, err := tensorBytes(t)
-		if err != nil {
-			return fmt.Errorf("checkpoint %s: variable %s: %w", path, v.Path(), err)
-		}
 		sh := v.Shape()
 		hdr.Variables = append(hdr.Variables, savedVariable{
 			Path: v.Path(), DType: sh.DType.String(), Dimensions: sh.Dimensions,
-			Trainable: v.Trainable, Bytes: int64(len(blob)),
+			Trainable: v.Trainable, Bytes: t.Shape().ByteSize(),
 		})
-		blobs = append(blobs, blob)
+		values = append(values, t)
 	}
-	return writeCheckpointFile(path, hdr, blobs)
+	return writeCheckpointFile(path, hdr, values)
 }
 
-// writeCheckpointFile writes a checkpoint of header hdr and the variables' bytes blobs
-// (in hdr.Variables' order) to path, atomically.
-func writeCheckpointFile(path string, hdr checkpointHeader, blobs [][]byte) error {
+// writeCheckpointFile writes a checkpoint of header hdr and the variables' values (in
+// hdr.Variables' order, each of the size its Bytes says) to path, atomically. Each
+// value's bytes go from the tensor to the file as they are, not copied first: writing
+// a checkpoint needs no second copy of the model and its optimizer's state in memory.
+func writeCheckpointFile(path string, hdr checkpointHeader, values []*tensors.Tensor) error {
+	if len(values) != len(hdr.Variables) {
+		return fmt.Errorf("checkpoint %s: %d values for %d variables", path, len(values), len(hdr.Variables))
+	}
 	header, err := json.Marshal(hdr)
 	if err != nil {
 		return fmt.Errorf("checkpoint %s: encoding header: %w", path, err)
 	}
 	return atomicfile.Write(path, func(w io.Writer) error {
-		var n [8]byte
-		binary.LittleEndian.PutUint64(n[:], uint64(len(header)))
 		crc := crc32.NewIEEE()
-		for _, part := range append([][]byte{[]byte(checkpointMagic), n[:], header}, blobs...) {
-			crc.Write(part)
-			if _, err := w.Write(part); err != nil {
+		put := func(b []byte) error {
+			crc.Write(b)
+			_, err := w.Write(b)
+			return err
+		}
+		n := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+		for _, part := range [][]byte{[]byte(checkpointMagic), n, header} {
+			if err := put(part); err != nil {
 				return err
+			}
+		}
+		for i, t := range values {
+			if err := putTensorBytes(t, hdr.Variables[i], put); err != nil {
+				return fmt.Errorf("checkpoint %s: %w", path, err)
 			}
 		}
 		_, err := w.Write(binary.LittleEndian.AppendUint32(nil, crc.Sum32()))
 		return err
 	})
+}
+
+// putTensorBytes passes t's raw bytes to put, in place, after checking that they are as
+// many as v, the variable's header entry, says.
+func putTensorBytes(t *tensors.Tensor, v savedVariable, put func([]byte) error) error {
+	var putErr error
+	err := t.ConstBytes(func(b []byte) {
+		if int64(len(b)) != v.Bytes {
+			putErr = fmt.Errorf("variable %s: %d bytes, its header says %d", v.Path, len(b), v.Bytes)
+			return
+		}
+		putErr = put(b)
+	})
+	if err != nil {
+		return fmt.Errorf("variable %s: %w", v.Path, err)
+	}
+	return putErr
 }
 
 // loadedCheckpoint is a checkpoint read from disk.

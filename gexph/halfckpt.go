@@ -33,7 +33,7 @@ func WriteHalfCheckpoint(src, dst string) (HalfPrecision, error) {
 	}
 	half := HalfPrecision{Source: filepath.Base(src)}
 	hdr := checkpointHeader{CheckpointInfo: ck.info, ByteOrder: "little"}
-	blobs := make([][]byte, len(ck.vars))
+	values := make([]*tensors.Tensor, len(ck.vars))
 	for i, sv := range ck.vars {
 		if strings.HasPrefix(sv.Path, optimizerScope) {
 			return HalfPrecision{}, fmt.Errorf("half checkpoint: %s holds the optimizer's state (variable %s), as a checkpoint that resumes a run does: give a model checkpoint (a run's %s)", src, sv.Path, BestCheckpointFile)
@@ -47,14 +47,11 @@ func WriteHalfCheckpoint(src, dst string) (HalfPrecision, error) {
 			half.MaxRelError = max(half.MaxRelError, worst)
 			sv.DType = dtypes.Float16.String()
 		}
-		if blobs[i], err = tensorBytes(t); err != nil {
-			return HalfPrecision{}, fmt.Errorf("half checkpoint: variable %s: %w", sv.Path, err)
-		}
-		sv.Bytes = int64(len(blobs[i]))
+		values[i], sv.Bytes = t, t.Shape().ByteSize()
 		hdr.Variables = append(hdr.Variables, sv)
 	}
 	hdr.Half = &half
-	if err := writeCheckpointFile(dst, hdr, blobs); err != nil {
+	if err := writeCheckpointFile(dst, hdr, values); err != nil {
 		return HalfPrecision{}, err
 	}
 	return half, nil
@@ -72,13 +69,7 @@ func SetHalfMetrics(path string, val, test float64) error {
 	}
 	ck.info.Half.Val, ck.info.Half.Test = &val, &test
 	hdr := checkpointHeader{CheckpointInfo: ck.info, ByteOrder: "little", Variables: ck.vars}
-	blobs := make([][]byte, len(ck.values))
-	for i, t := range ck.values {
-		if blobs[i], err = tensorBytes(t); err != nil {
-			return fmt.Errorf("checkpoint %s: variable %s: %w", path, ck.vars[i].Path, err)
-		}
-	}
-	return writeCheckpointFile(path, hdr, blobs)
+	return writeCheckpointFile(path, hdr, ck.values)
 }
 
 // minNormalHalf is the smallest normal float16 magnitude, 2⁻¹⁴: values below it keep
