@@ -295,7 +295,7 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		} else {
 			label += ","
 		}
-		cells[i] = fmt.Sprintf("%s (%s %d epochs)", epochSeconds(medianEpochSeconds(groups[w])), label, len(groups[w]))
+		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(groups[w])), label, countOf(len(groups[w]), "epoch", "epochs"))
 	}
 	return strings.Join(cells, "; ")
 }
