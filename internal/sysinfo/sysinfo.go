@@ -192,8 +192,15 @@ func SetGCPercentUnlessSet(percent int) {
 // instructions of the go backend's kernels (SIMDKernels, where there are any), as in
 // "linux/amd64, 2 CPUs, AMD EPYC, AVX2". Two CPUs of one model name can differ in the
 // last (a virtual machine's name hides the generation), and so can the speed of the
-// same run.
-func Machine() string {
+// same run. It reads /proc/cpuinfo once a process (every epoch's log line names it).
+func Machine() string { return machine() }
+
+// machine is Machine's description, made on first use: nothing it reads changes while
+// the process runs.
+var machine = sync.OnceValue(describeMachine)
+
+// describeMachine makes Machine's description.
+func describeMachine() string {
 	parts := []string{fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {
