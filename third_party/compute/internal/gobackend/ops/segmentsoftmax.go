@@ -30,12 +30,9 @@ package ops
 // disables it.
 
 import (
-	"simd"
-
 	"github.com/gomlx/compute"
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/internal/gobackend"
-	"github.com/gomlx/compute/support/simdmath"
 )
 
 func init() {
@@ -203,10 +200,8 @@ func fuseSegmentSoftmaxGrad(n *gobackend.Node, uses []int) {
 	}
 }
 
-// expBlock sets x = Exp(x) with the Exp op's own SIMD function.
-func expBlock(x []float32) {
-	simdUnaryFloat32(x, x, func(v simd.Float32s) simd.Float32s { return simdmath.ExpFloat32(v) })
-}
+// expBlock sets x = Exp(x), as the Exp op computes it (expslices.go).
+func expBlock(x []float32) { expFloat32Slice(x, x) }
 
 // scratchCopy returns a buffer of the backend's cache holding a copy of in (the caller
 // puts it back).
