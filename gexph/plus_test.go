@@ -1,11 +1,17 @@
 package gexph
 
 import (
+	"bytes"
+	"context"
 	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/gexph/gexph/data"
+	"github.com/gexph/gexph/data/npy"
 	"github.com/gexph/gexph/layers"
 	"github.com/gomlx/gomlx/core/tensors"
 )
@@ -227,6 +233,86 @@ func TestClassicBlockRefusesWhatStandsBeforeItsFirstLayer(t *testing.T) {
 		tc.edit(&c)
 		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: want an error naming %q, got %v", name, tc.want, err)
+		}
+	}
+}
+
+// writeGNNBenchmarkFile writes a gnn-benchmark .npz (the layout of
+// amazon_electronics_photo.npz and ms_academic_phy.npz: the adjacency and the binary
+// features as CSR arrays, one label a node) named name, of n nodes on a ring with a
+// chord each, f features (three set a node) and c classes, and returns its path.
+func writeGNNBenchmarkFile(t *testing.T, name string, n, f, c int) string {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(uint64(n), uint64(f)))
+	var adjIndptr, adjIndices, attrIndptr, attrIndices []int32
+	var adjData, attrData []float32
+	labels := make([]int64, n)
+	for v := range n {
+		adjIndptr, attrIndptr = append(adjIndptr, int32(len(adjIndices))), append(attrIndptr, int32(len(attrIndices)))
+		for _, u := range []int{(v + 1) % n, (v + n - 1) % n, (v + n/2) % n} {
+			adjIndices, adjData = append(adjIndices, int32(u)), append(adjData, 1)
+		}
+		for _, j := range rng.Perm(f)[:3] {
+			attrIndices, attrData = append(attrIndices, int32(j)), append(attrData, 1)
+		}
+		labels[v] = int64(v % c)
+	}
+	adjIndptr, attrIndptr = append(adjIndptr, int32(len(adjIndices))), append(attrIndptr, int32(len(attrIndices)))
+	var buf bytes.Buffer
+	err := npy.WriteNPZ(&buf, []npy.Entry{
+		{Name: "adj_data", Shape: []int{len(adjData)}, Data: adjData},
+		{Name: "adj_indices", Shape: []int{len(adjIndices)}, Data: adjIndices},
+		{Name: "adj_indptr", Shape: []int{n + 1}, Data: adjIndptr},
+		{Name: "adj_shape", Shape: []int{2}, Data: []int64{int64(n), int64(n)}},
+		{Name: "attr_data", Shape: []int{len(attrData)}, Data: attrData},
+		{Name: "attr_indices", Shape: []int{len(attrIndices)}, Data: attrIndices},
+		{Name: "attr_indptr", Shape: []int{n + 1}, Data: attrIndptr},
+		{Name: "attr_shape", Shape: []int{2}, Data: []int64{int64(n), int64(f)}},
+		{Name: "labels", Shape: []int{n}, Data: labels},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestPhotoAndPhysicsPlusPresetsTrainFromGNNBenchmarkFiles trains photo-plus,
+// physics-plus and their -exphormer presets for one epoch from "npz:" files of the
+// real sets' layout, feature widths and classes (Photo 745 features, 8 classes; Physics
+// 8,415 and 5), as a user with the files runs them, and holds the plus presets to the
+// published models' parameter counts (Photo 206,536; Physics 1,086,149).
+func TestPhotoAndPhysicsPlusPresetsTrainFromGNNBenchmarkFiles(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains four presets")
+	}
+	for _, s := range []struct {
+		file, preset         string
+		features, classes, p int
+	}{
+		{"amazon_electronics_photo.npz", "photo", 745, 8, 206536},
+		{"ms_academic_phy.npz", "physics", 8415, 5, 1086149},
+	} {
+		path := writeGNNBenchmarkFile(t, s.file, 40, s.features, s.classes)
+		for _, name := range []string{s.preset + "-plus", s.preset + "-plus-exphormer"} {
+			cfg, err := Preset(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg.Epochs = 1
+			res, err := TrainFromSpec(context.Background(), "npz:"+path, cfg, TrainOptions{})
+			if err != nil {
+				t.Fatalf("%s on %s: %v", name, s.file, err)
+			}
+			if res.Epochs != 1 || math.IsNaN(res.History[0].TrainLoss) {
+				t.Errorf("%s: %d epochs, first loss %v", name, res.Epochs, res.History[0].TrainLoss)
+			}
+			if name == s.preset+"-plus" && res.Params != s.p {
+				t.Errorf("%s: %d parameters, the published model has %d", name, res.Params, s.p)
+			}
 		}
 	}
 }
