@@ -415,8 +415,7 @@ func (a *attentionState) normalise(scope *model.Scope) {
 	a.alpha = Div(w, Gather(den, a.dstIdx, opt.sorted))
 	a.alphaKept = a.alpha
 	if opt.dropoutRate > 0 && scope.IsTraining(g) {
-		rnd := scope.RandomUniform(g, a.alpha.Shape())
-		a.keep = Where(LessOrEqual(rnd, Scalar(g, dtype, opt.dropoutRate)),
+		a.keep = Where(dropMask(scope, g, a.alpha.Shape(), opt.dropoutRate),
 			ZerosLike(a.alpha), Scalar(g, dtype, 1/(1-opt.dropoutRate)))
 		a.alphaKept = Mul(a.alpha, a.keep)
 	}

@@ -7,7 +7,6 @@ import (
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
 	. "github.com/gomlx/gomlx/core/graph" //nolint:revive // GoMLX graph building reads best dot-imported.
-	glayers "github.com/gomlx/gomlx/ml/layers"
 	"github.com/gomlx/gomlx/ml/layers/regularizer"
 	"github.com/gomlx/gomlx/ml/model"
 	"github.com/gomlx/gomlx/ml/model/initializer"
@@ -311,14 +310,6 @@ func captureAdjoint(x *Node, adjoint **Node) *Node {
 		*adjoint = v
 		return v
 	})
-}
-
-// dropout applies inverted dropout with rate p in training and is the identity otherwise.
-func dropout(scope *model.Scope, x *Node, p float64) *Node {
-	if p <= 0 {
-		return x
-	}
-	return glayers.DropoutStatic(scope, x, p)
 }
 
 // relu is max(x, 0). Its gradient passes the adjoint where x ≥ 0 and is 0 elsewhere, as

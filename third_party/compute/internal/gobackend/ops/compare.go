@@ -10,6 +10,8 @@ package ops
 // comparisons run on amd64 in AVX-512's or AVX2's vectors (compare_amd64.go): the
 // vector's mask, eight lanes at a time, is spread into eight bools by a table. The same
 // predicates as Go's operators (a NaN compares false, −0 equals +0): the same bools.
+// uint32 values against a scalar are compared the same way: gexph's dropout compares the
+// random bits with a threshold instead of converting them into uniforms first.
 
 import (
 	"unsafe"
@@ -23,7 +25,7 @@ import (
 func init() {
 	for _, op := range []compute.OpType{compute.OpTypeGreaterOrEqual, compute.OpTypeGreaterThan,
 		compute.OpTypeLessOrEqual, compute.OpTypeLessThan} {
-		gobackend.SetNodeExecutor(op, gobackend.PriorityTyped, execCompareFloat32)
+		gobackend.SetNodeExecutor(op, gobackend.PriorityTyped, execCompareOrdered)
 	}
 	gobackend.SetNodeExecutor(compute.OpTypeLogicalAnd, gobackend.PriorityTyped, execLogicalAndWords)
 }
@@ -59,7 +61,7 @@ func (p comparison) mirrored() comparison {
 }
 
 // holds returns x p y as Go's operators compute it.
-func (p comparison) holds(x, y float32) bool {
+func holds[T float32 | uint32](p comparison, x, y T) bool {
 	switch p {
 	case cmpGE:
 		return x >= y
@@ -71,24 +73,47 @@ func (p comparison) holds(x, y float32) bool {
 	return x < y
 }
 
-// execCompareFloat32 runs a float32 order comparison whose operands have the output's
-// shape, or one of them a single value; any other case falls back to the generic
-// executor.
-func execCompareFloat32(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, _ []bool) (*gobackend.Buffer, error) {
-	lhs, rhs := inputs[0], inputs[1]
+// execCompareOrdered runs a float32 order comparison whose operands have the output's
+// shape, or one of them a single value, and a uint32 one of the output's shape against a
+// single value; any other case falls back to the generic executor.
+func execCompareOrdered(backend *gobackend.Backend, node *gobackend.Node, inputs []*gobackend.Buffer, _ []bool) (*gobackend.Buffer, error) {
 	p, ok := comparisonOf(node.OpType)
-	x, okX := lhs.Flat.([]float32)
-	y, okY := rhs.Flat.([]float32)
-	n := node.Shape.Size()
-	if !ok || !okX || !okY || backend.NoOps || node.Shape.IsDynamic() ||
-		!((len(x) == n && (len(y) == n || len(y) == 1)) || (len(x) == 1 && len(y) == n)) {
+	if !ok || backend.NoOps || node.Shape.IsDynamic() {
 		return nil, gobackend.ErrFallback
 	}
+	n := node.Shape.Size()
+	fits := func(lx, ly int) bool { return (lx == n && (ly == n || ly == 1)) || (lx == 1 && ly == n) }
+	switch x := inputs[0].Flat.(type) {
+	case []float32:
+		if y, ok := inputs[1].Flat.([]float32); ok && fits(len(x), len(y)) {
+			return compareInto(backend, node, func(out []bool) { compareFloat32(p, x, y, out) })
+		}
+	case []uint32:
+		if y, ok := inputs[1].Flat.([]uint32); ok && fits(len(x), len(y)) && (len(x) == 1 || len(y) == 1) {
+			return compareInto(backend, node, func(out []bool) {
+				if len(y) == 1 {
+					compareScalarUint32(p, x, y[0], out)
+				} else {
+					compareScalarUint32(p.mirrored(), y, x[0], out)
+				}
+			})
+		}
+	}
+	return nil, gobackend.ErrFallback
+}
+
+// compareInto returns a new bool buffer of node's shape that compare has filled.
+func compareInto(backend *gobackend.Backend, node *gobackend.Node, compare func(out []bool)) (*gobackend.Buffer, error) {
 	output, err := backend.GetBuffer(node.Shape)
 	if err != nil {
 		return nil, err
 	}
-	out := output.Flat.([]bool)
+	compare(output.Flat.([]bool))
+	return output, nil
+}
+
+// compareFloat32 sets out[i] = x[i] p y[i], either operand possibly a single value.
+func compareFloat32(p comparison, x, y []float32, out []bool) {
 	switch {
 	case len(y) == 1:
 		compareScalar(p, x, y[0], out)
@@ -97,14 +122,21 @@ func execCompareFloat32(backend *gobackend.Backend, node *gobackend.Node, inputs
 	default:
 		compareVectors(p, x, y, out)
 	}
-	return output, nil
 }
 
 // compareScalar sets out[i] = x[i] p c.
 func compareScalar(p comparison, x []float32, c float32, out []bool) {
 	i := compareScalarSIMD(p, x, c, out)
 	for ; i < len(x); i++ {
-		out[i] = p.holds(x[i], c)
+		out[i] = holds(p, x[i], c)
+	}
+}
+
+// compareScalarUint32 sets out[i] = x[i] p c.
+func compareScalarUint32(p comparison, x []uint32, c uint32, out []bool) {
+	i := compareScalarUint32SIMD(p, x, c, out)
+	for ; i < len(x); i++ {
+		out[i] = holds(p, x[i], c)
 	}
 }
 
@@ -112,7 +144,7 @@ func compareScalar(p comparison, x []float32, c float32, out []bool) {
 func compareVectors(p comparison, x, y []float32, out []bool) {
 	i := compareVectorsSIMD(p, x, y, out)
 	for ; i < len(x); i++ {
-		out[i] = p.holds(x[i], y[i])
+		out[i] = holds(p, x[i], y[i])
 	}
 }
 

@@ -44,6 +44,31 @@ func compareScalarSIMD(p comparison, x []float32, c float32, out []bool) int {
 	return 0
 }
 
+// compareScalarUint32SIMD sets out[i] = x[i] p c for the leading whole vectors of x
+// and returns how many values it set: 0 where the CPU has neither AVX-512 nor AVX2.
+func compareScalarUint32SIMD(p comparison, x []uint32, c uint32, out []bool) int {
+	base := unsafe.Pointer(unsafe.SliceData(x))
+	switch compareLanes() {
+	case 16:
+		vc := archsimd.BroadcastUint32x16(c)
+		i := 0
+		for ; i+16 <= len(x); i += 16 {
+			v := archsimd.LoadUint32x16Array((*[16]uint32)(unsafe.Add(base, 4*i)))
+			store16Bools(out, i, compareUint32x16(p, v, vc))
+		}
+		return i
+	case 8:
+		vc := archsimd.BroadcastUint32x8(c)
+		i := 0
+		for ; i+8 <= len(x); i += 8 {
+			v := archsimd.LoadUint32x8Array((*[8]uint32)(unsafe.Add(base, 4*i)))
+			storeBools(out, i, compareUint32x8(p, v, vc).ToBits())
+		}
+		return i
+	}
+	return 0
+}
+
 // compareVectorsSIMD sets out[i] = x[i] p y[i] for the leading whole vectors and returns
 // how many values it set: 0 where the CPU has neither AVX-512 nor AVX2.
 func compareVectorsSIMD(p comparison, x, y []float32, out []bool) int {
@@ -85,6 +110,30 @@ func compare16(p comparison, x, y archsimd.Float32x16) archsimd.Mask32x16 {
 }
 
 func compare8(p comparison, x, y archsimd.Float32x8) archsimd.Mask32x8 {
+	switch p {
+	case cmpGE:
+		return x.GreaterEqual(y)
+	case cmpGT:
+		return x.Greater(y)
+	case cmpLE:
+		return x.LessEqual(y)
+	}
+	return x.Less(y)
+}
+
+func compareUint32x16(p comparison, x, y archsimd.Uint32x16) archsimd.Mask32x16 {
+	switch p {
+	case cmpGE:
+		return x.GreaterEqual(y)
+	case cmpGT:
+		return x.Greater(y)
+	case cmpLE:
+		return x.LessEqual(y)
+	}
+	return x.Less(y)
+}
+
+func compareUint32x8(p comparison, x, y archsimd.Uint32x8) archsimd.Mask32x8 {
 	switch p {
 	case cmpGE:
 		return x.GreaterEqual(y)

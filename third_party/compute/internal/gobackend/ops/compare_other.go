@@ -8,6 +8,9 @@ package ops
 // compares every value.
 func compareScalarSIMD(p comparison, x []float32, c float32, out []bool) int { return 0 }
 
+// compareScalarUint32SIMD sets nothing off amd64's SIMD builds (compare_amd64.go).
+func compareScalarUint32SIMD(p comparison, x []uint32, c uint32, out []bool) int { return 0 }
+
 // compareVectorsSIMD sets nothing off amd64's SIMD builds (compare_amd64.go).
 func compareVectorsSIMD(p comparison, x, y []float32, out []bool) int { return 0 }
 

@@ -62,7 +62,7 @@ func TestCompareFloat32EqualsGoOperators(t *testing.T) {
 			got, outShape := runCompare(t, backend, op.build, c[0], c[1], x, y)
 			for i := range outShape.Size() {
 				xi, yi := pick(x, c[0], outShape, i), pick(y, c[1], outShape, i)
-				if want := op.p.holds(xi, yi); got[i] != want {
+				if want := holds(op.p, xi, yi); got[i] != want {
 					t.Fatalf("%s(%s, %s) element %d: %v %s %v = %v, want %v", op.name, c[0], c[1], i, xi, op.name, yi, got[i], want)
 				}
 			}
@@ -77,9 +77,9 @@ func TestCompareFloat32EqualsGoOperators(t *testing.T) {
 			want, got := make([]bool, len(x)), make([]bool, len(x))
 			for i := range x {
 				if scalar {
-					want[i] = op.p.holds(x[i], y[0])
+					want[i] = holds(op.p, x[i], y[0])
 				} else {
-					want[i] = op.p.holds(x[i], y[i])
+					want[i] = holds(op.p, x[i], y[i])
 				}
 			}
 			if scalar {
@@ -89,6 +89,60 @@ func TestCompareFloat32EqualsGoOperators(t *testing.T) {
 			}
 			if fmt.Sprint(got) != fmt.Sprint(want) {
 				t.Errorf("%s kernels, scalar %v: %v, want %v", op.name, scalar, got, want)
+			}
+		}
+	}
+}
+
+// TestCompareUint32WithAScalarEqualsGoOperators runs the four order comparisons of uint32
+// operands against a single value on either side through the backend (lengths off and on
+// whole vectors; 0, 2³¹ − 1, 2³¹, 2³¹ + 1 and 2³² − 1 among the values and as the scalar:
+// AVX2 has only signed comparisons) and holds every bool to Go's operator; operands of
+// one shape, which the generic executor keeps, too.
+func TestCompareUint32WithAScalarEqualsGoOperators(t *testing.T) {
+	rng := rand.New(rand.NewPCG(55, 56))
+	be, err := gobackend.New("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	backend := be.(*gobackend.Backend)
+	specials := []uint32{0, 1, math.MaxInt32, math.MaxInt32 + 1, math.MaxInt32 + 2, math.MaxUint32 - 1, math.MaxUint32}
+	values := func(n int) []uint32 {
+		v := make([]uint32, n)
+		for i := range v {
+			if rng.IntN(3) == 0 {
+				v[i] = specials[rng.IntN(len(specials))]
+			} else {
+				v[i] = rng.Uint32()
+			}
+		}
+		return v
+	}
+	u := func(d ...int) shapes.Shape { return shapes.Make(dtypes.Uint32, d...) }
+	ops := []struct {
+		name  string
+		build func(*gobackend.Function, compute.Value, compute.Value) (compute.Value, error)
+		p     comparison
+	}{
+		{"GreaterOrEqual", GreaterOrEqual, cmpGE}, {"GreaterThan", GreaterThan, cmpGT},
+		{"LessOrEqual", LessOrEqual, cmpLE}, {"LessThan", LessThan, cmpLT},
+	}
+	for _, op := range ops {
+		for _, c := range specials {
+			for _, sh := range [][2]shapes.Shape{{u(1000), u()}, {u(), u(1003)}, {u(17), u(1)}, {u(40), u(40)}} {
+				x, y := values(sh[0].Size()), values(sh[1].Size())
+				if len(x) == 1 {
+					x[0] = c
+				} else if len(y) == 1 {
+					y[0] = c
+				}
+				got, outShape := runCompare(t, backend, op.build, sh[0], sh[1], x, y)
+				for i := range outShape.Size() {
+					xi, yi := x[min(i, len(x)-1)], y[min(i, len(y)-1)]
+					if want := holds(op.p, xi, yi); got[i] != want {
+						t.Fatalf("%s(%s, %s) element %d: %d %s %d = %v, want %v", op.name, sh[0], sh[1], i, xi, op.name, yi, got[i], want)
+					}
+				}
 			}
 		}
 	}
@@ -108,7 +162,7 @@ func pick(v []float32, s, out shapes.Shape, i int) float32 {
 
 // runCompare compiles and runs build(x, y) on backend and returns its bools and shape.
 func runCompare(t *testing.T, backend *gobackend.Backend, build func(*gobackend.Function, compute.Value, compute.Value) (compute.Value, error),
-	xs, ys shapes.Shape, x, y []float32) ([]bool, shapes.Shape) {
+	xs, ys shapes.Shape, x, y any) ([]bool, shapes.Shape) {
 	t.Helper()
 	builder := backend.Builder("compare").(*gobackend.Builder)
 	f := builder.Main().(*gobackend.Function)

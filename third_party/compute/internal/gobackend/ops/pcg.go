@@ -5,8 +5,8 @@ package ops
 // The RNGBitGenerator's PCG stream without math/rand/v2's PCG value (gexph patch, see
 // PATCHES.md at the module root): the same 128-bit linear congruential generator and
 // DXSM output function as Go's rand.PCG, its state in registers rather than written back
-// to memory after each draw, and on amd64 with AVX-512 eight draws at once
-// (pcg_amd64.go): lane j of a vector holds the state of draw t+j, and every lane steps
+// to memory after each draw, four chains of draws stepped side by side (pcgFillChains),
+// and on amd64 with AVX-512 eight draws at once (pcg_amd64.go): lane j of a vector holds the state of draw t+j, and every lane steps
 // eight draws at a time (s ← A₈·s + C₈, the generator's step composed eight times). The
 // same bytes and the same final state as rand.PCG's Uint64 draws, low byte first: dropout
 // masks, and so every training run, are unchanged.
@@ -70,6 +70,11 @@ func pcgOutput(hi, lo uint64) uint64 {
 func pcgFill(hi, lo uint64, dst []byte) (uint64, uint64) {
 	i := pcgFillSIMD(&hi, &lo, dst)
 	s := u128{hi, lo}
+	if len(dst)-i >= pcgChainsBytes {
+		var n int
+		n, s = pcgFillChains(s, dst[i:])
+		i += n
+	}
 	for ; i+8 <= len(dst); i += 8 {
 		s = s.step()
 		binary.LittleEndian.PutUint64(dst[i:], pcgOutput(s.hi, s.lo))
@@ -81,4 +86,31 @@ func pcgFill(hi, lo uint64, dst []byte) (uint64, uint64) {
 		copy(dst[i:], b[:])
 	}
 	return s.hi, s.lo
+}
+
+// pcgChainsBytes is the least output pcgFillChains draws: its set-up is a dozen steps.
+const pcgChainsBytes = 256
+
+// pcgFillChains writes the leading whole blocks of 32 bytes of dst (four draws) from
+// state s and returns their length and the state after them. The four draws of a block
+// come from four chains of states, each stepped four draws at a time (s ← A₄·s + C₄), so
+// that the processor overlaps their multiplications: one chain's step waits on its last
+// (a 128-bit product), and the stream one draw at a time is as slow as that wait.
+func pcgFillChains(s u128, dst []byte) (int, u128) {
+	s0 := s.step()
+	s1 := s0.step()
+	s2 := s1.step()
+	s3 := s2.step()
+	a, c := pcgJump(4)
+	n := len(dst) / 32 * 32
+	for i := 0; i < n; i += 32 {
+		b := (*[32]byte)(dst[i : i+32])
+		binary.LittleEndian.PutUint64(b[0:], pcgOutput(s0.hi, s0.lo))
+		binary.LittleEndian.PutUint64(b[8:], pcgOutput(s1.hi, s1.lo))
+		binary.LittleEndian.PutUint64(b[16:], pcgOutput(s2.hi, s2.lo))
+		binary.LittleEndian.PutUint64(b[24:], pcgOutput(s3.hi, s3.lo))
+		s = s3
+		s0, s1, s2, s3 = s0.mul(a).add(c), s1.mul(a).add(c), s2.mul(a).add(c), s3.mul(a).add(c)
+	}
+	return n, s
 }

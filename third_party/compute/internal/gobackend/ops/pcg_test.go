@@ -41,12 +41,51 @@ func TestPCGFillIsRandPCGStream(t *testing.T) {
 	}
 }
 
-// BenchmarkPCGFill draws 4 MB of random bits: pcgFill against rand.PCG's Uint64s.
+// TestPCGFillChainsIsRandPCGStream holds the four chains' bytes and final state to
+// math/rand/v2's PCG on every CPU (with AVX-512, pcgFill leaves them only the tails
+// after the vectors' blocks), for lengths of whole blocks and not.
+func TestPCGFillChainsIsRandPCGStream(t *testing.T) {
+	for _, st := range [][2]uint64{{0, 0}, {0xffff_ffff_ffff_ffff, 0xffff_ffff_ffff_fffe}, {0x1234_5678_9abc_def0, 0x0fed_cba9_8765_4321}} {
+		for _, n := range []int{32, 40, 256, 1000, 4096} {
+			got := make([]byte, n)
+			done, s := pcgFillChains(u128{st[0], st[1]}, got)
+			if done != n/32*32 {
+				t.Fatalf("%d bytes: the chains drew %d", n, done)
+			}
+			rng := rand.NewPCG(st[0], st[1])
+			want := make([]byte, done)
+			for i := 0; i < done; i += 8 {
+				binary.LittleEndian.PutUint64(want[i:], rng.Uint64())
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Fatalf("state %#x, %d bytes: byte %d = %#x, want %#x", st, n, i, got[i], want[i])
+				}
+			}
+			wantState, _ := rng.MarshalBinary()
+			if h, l := binary.BigEndian.Uint64(wantState[4:]), binary.BigEndian.Uint64(wantState[12:]); s.hi != h || s.lo != l {
+				t.Fatalf("state %#x, %d bytes: new state %#x %#x, want %#x %#x", st, n, s.hi, s.lo, h, l)
+			}
+		}
+	}
+}
+
+// BenchmarkPCGFill draws 4 MB of random bits: pcgFill, one chain of draws (pcgFill's
+// loop before pcgFillChains) and rand.PCG's Uint64s.
 func BenchmarkPCGFill(b *testing.B) {
 	buf := make([]byte, 1<<22)
 	b.Run("pcgFill", func(b *testing.B) {
 		for b.Loop() {
 			pcgFill(1, 2, buf)
+		}
+	})
+	b.Run("oneChain", func(b *testing.B) {
+		for b.Loop() {
+			s := u128{1, 2}
+			for i := 0; i < len(buf); i += 8 {
+				s = s.step()
+				binary.LittleEndian.PutUint64(buf[i:], pcgOutput(s.hi, s.lo))
+			}
 		}
 	})
 	b.Run("randPCG", func(b *testing.B) {
