@@ -102,7 +102,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 		rows = append(rows, fullBudgetMeanRows(runs[start:end])...)
 		start = end
 	}
-	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles, in wall seconds and in the process's CPU seconds (wall seconds also count the time a run shared the machine or was paused for a timing; CPU seconds do not) (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	return nil
@@ -265,8 +265,10 @@ func fullCheckpointCell(root, from, name string, scale float64, digits int) (str
 }
 
 // epochSecondsByBackend is the s/epoch cell: the median epoch's seconds (the first
-// epoch, which compiles, left out), or, for a run resumed on other backends or machines,
-// the median on each (as its epochs name them; "unrecorded" for logs of older versions)
+// epoch, which compiles, left out) with the median of the process's CPU seconds where the
+// epochs recorded them (wall seconds count the time a run shared the machine or was
+// paused; CPU seconds do not), or, for a run resumed on other backends or machines, those
+// medians on each (as its epochs name them; "unrecorded" for logs of older versions)
 // with its number of epochs, the one of most epochs first. The machine is named only
 // where the run's epochs ran on more than one.
 func epochSecondsByBackend(epochs []gexph.EpochStats) string {
@@ -284,12 +286,18 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		machines[st.Machine] = true
 	}
 	if len(order) <= 1 {
+		if cpu := cpuSecondsNote(timed); cpu != "" {
+			return fmt.Sprintf("%s (%s)", epochSeconds(medianEpochSeconds(timed)), cpu)
+		}
 		return epochSeconds(medianEpochSeconds(timed))
 	}
 	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
 	cells := make([]string, len(order))
 	for i, w := range order {
 		label := orUnrecorded(w.backend)
+		if cpu := cpuSecondsNote(groups[w]); cpu != "" {
+			label = cpu + "; " + label
+		}
 		if len(machines) > 1 {
 			label += "; " + orUnrecorded(cpuOf(w.machine)) + ";"
 		} else {
@@ -298,6 +306,17 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(groups[w])), label, countOf(len(groups[w]), "epoch", "epochs"))
 	}
 	return strings.Join(cells, "; ")
+}
+
+// cpuSecondsNote is "CPU S", S the median of the epochs' CPU seconds, or "" where an
+// epoch recorded none (older logs).
+func cpuSecondsNote(epochs []gexph.EpochStats) string {
+	for _, st := range epochs {
+		if st.CPUSeconds <= 0 {
+			return ""
+		}
+	}
+	return "CPU " + epochSeconds(medianEpochCPUSeconds(epochs))
 }
 
 // orUnrecorded is s, or "unrecorded" for the empty value of an older log.

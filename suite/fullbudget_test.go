@@ -195,6 +195,31 @@ func TestFullBudgetSecondsPerMachine(t *testing.T) {
 	}
 }
 
+// TestFullBudgetSecondsWithCPUSeconds checks that the s/epoch cell gives the median CPU
+// seconds beside the median wall seconds where every epoch of a group recorded them (a
+// run paused or sharing the machine has wall seconds well above its CPU seconds), and
+// leaves them out for a group with an epoch that recorded none.
+func TestFullBudgetSecondsWithCPUSeconds(t *testing.T) {
+	const zen3 = "linux/amd64, 2 CPUs, AMD EPYC, AVX2"
+	var epochs []gexph.EpochStats
+	add := func(machine string, secs, cpu float64) {
+		epochs = append(epochs, gexph.EpochStats{Epoch: len(epochs) + 1, Backend: "go", Machine: machine, Seconds: secs, CPUSeconds: cpu})
+	}
+	add(zen3, 900, 800) // the first epoch, which compiles: left out
+	add(zen3, 1600, 1330)
+	add(zen3, 2400, 1320)
+	add(zen3, 1590, 1325)
+	if got, want := epochSecondsByBackend(epochs), "1600 (CPU 1325)"; got != want {
+		t.Errorf("one machine: %q, want %q", got, want)
+	}
+	add("", 700, 0)
+	add("", 690, 0)
+	want := "1600 (CPU 1325; go; AMD EPYC, AVX2; 3 epochs); 695 (go; unrecorded; 2 epochs)"
+	if got := epochSecondsByBackend(epochs); got != want {
+		t.Errorf("mixed machines: %q, want %q", got, want)
+	}
+}
+
 // TestFullBudgetMeanOfFinishedSeeds checks that other seeds of a run get rows of their
 // own, named by their log's data set, and that a row of the mean ± (population)
 // standard deviation at each run's best epoch follows once two have finished, leaving
