@@ -3,7 +3,6 @@ package layers
 import (
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/gomlx/compute/dtypes"
 	"github.com/gomlx/compute/shapes"
@@ -54,9 +53,16 @@ func dropLimit(p float32) (uint32, bool) {
 	if !(p >= 0 && p < math.Nextafter32(1, 0)) {
 		return 0, false
 	}
-	t := float64(p) * (1 << 32)
-	first := sort.Search(1<<32, func(b int) bool { return float64(float32(uint32(b))) > t })
-	return uint32(first - 1), true
+	// Bisect for the first b whose conversion exceeds p·2³² (b = 0 never does).
+	t, lo, hi := float64(p)*(1<<32), uint64(0), uint64(1)<<32
+	for lo < hi {
+		if mid := (lo + hi) / 2; float64(float32(uint32(mid))) > t {
+			hi = mid
+		} else {
+			lo = mid + 1
+		}
+	}
+	return uint32(lo - 1), true
 }
 
 // uniformBits returns the uint32 random bits b that u = StopGradient(Min(Abs(Mul(
