@@ -16,7 +16,8 @@ package gobackend
 //     most 1.5 times its size (batches of graphs vary in size from step to step);
 //   - buffers in use and cached together stay within a budget, 90 % of GOMEMLIMIT when a
 //     limit is set and at most BufferCacheMaxBytes;
-//   - sizes nobody asked for in the last staleGets requests are dropped, and once a
+//   - sizes nobody asked for in the last staleGets requests are dropped (looked for
+//     every staleScanGets requests, and whenever the budget is short), and once a
 //     quarter of the largest use so far has been dropped, a collection reclaims them.
 
 import (
@@ -33,6 +34,10 @@ var BufferCacheMaxBytes int64 = math.MaxInt64
 // dropped: a few training steps' worth.
 const staleGets = 20000
 
+// staleScanGets is the number of requests between two looks for stale sizes: each look
+// visits every cached size, and a training step releases thousands of buffers.
+const staleScanGets = 1024
+
 // bufferCache holds released buffers by their (bucketed) byte size.
 type bufferCache struct {
 	mu    sync.Mutex
@@ -41,9 +46,10 @@ type bufferCache struct {
 	// inUse counts the bytes of the buffers handed out and not yet released; peakInUse
 	// is its largest value so far.
 	inUse, peakInUse int64
-	// gets counts the requests; lastGet the request that last asked for each size.
-	gets    int64
-	lastGet map[int]int64
+	// gets counts the requests; lastGet the request that last asked for each size;
+	// scanned the request count at the last look for stale sizes.
+	gets, scanned int64
+	lastGet       map[int]int64
 	// evicted counts the bytes dropped since the last collection this cache asked for.
 	evicted int64
 }
@@ -105,14 +111,17 @@ func (c *bufferCache) put(buf *Buffer) {
 	if c.free == nil {
 		c.free = map[int][]*Buffer{}
 	}
-	for s := range c.free {
-		if c.bytes+size <= limit && c.gets-c.lastGet[s] <= staleGets {
-			continue
+	if c.bytes+size > limit || c.gets-c.scanned >= staleScanGets {
+		c.scanned = c.gets
+		for s := range c.free {
+			if c.bytes+size <= limit && c.gets-c.lastGet[s] <= staleGets {
+				continue
+			}
+			if int64(s) == size {
+				continue
+			}
+			c.drop(s)
 		}
-		if int64(s) == size {
-			continue
-		}
-		c.drop(s)
 	}
 	if c.bytes+size > limit {
 		return
