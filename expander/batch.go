@@ -10,8 +10,13 @@ import (
 // DeriveSeed(opts.Seed, graphs[g].Seed); a graph with n ≤ ExpanderDegree+1 nodes gets
 // the complete graph K_n when AllowCompleteFallback is set and is an error otherwise
 // when n ≤ ExpanderDegree. Time and memory are O(total nodes + total edges), apart from
-// certification when Certify is set.
+// certification when Certify is set (which Draws.BuildBatch runs once per graph).
 func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, error) {
+	return buildBatch(graphs, opts, nil)
+}
+
+// buildBatch is BuildBatch with the expanders remembered in draws (nil: none).
+func buildBatch(graphs []InputGraph, opts InteractionOptions, draws *Draws) (*Interaction, error) {
 	if err := opts.validate(); err != nil {
 		return nil, err
 	}
@@ -27,7 +32,7 @@ func BuildBatch(graphs []InputGraph, opts InteractionOptions) (*Interaction, err
 		parts.addReverses(graphs)
 	}
 	if opts.Expander {
-		if err := parts.addExpanders(h, graphs, opts); err != nil {
+		if err := parts.addExpanders(h, graphs, opts, draws); err != nil {
 			return nil, err
 		}
 	}
@@ -94,8 +99,8 @@ func (b *batchEdges) addReverses(graphs []InputGraph) {
 }
 
 // addExpanders draws every graph's expander (seeded by the options' seed and the
-// graph's) and records its certificate in h.
-func (b *batchEdges) addExpanders(h *Interaction, graphs []InputGraph, opts InteractionOptions) error {
+// graph's), through draws (nil: none), and records its certificate in h.
+func (b *batchEdges) addExpanders(h *Interaction, graphs []InputGraph, opts InteractionOptions, draws *Draws) error {
 	b.expOff = make([]int, len(graphs)+1)
 	h.Certificates = make([]Certificate, len(graphs))
 	var gen generator
@@ -111,7 +116,7 @@ func (b *batchEdges) addExpanders(h *Interaction, graphs []InputGraph, opts Inte
 			src, dst = completeGraph(eo.N)
 			h.Certificates[g] = completeCertificate(&eo)
 		} else {
-			best, cert, err := gen.generate(&eo, false)
+			best, cert, err := gen.generateWith(draws, &eo)
 			if err != nil {
 				return fmt.Errorf("expander: graph %d: %w", g, err)
 			}

@@ -253,7 +253,7 @@ func (m *Model) buildBatch(ds *data.Dataset, graphs []int, lossNodes []int, h *e
 		h = nil
 	} else {
 		if h == nil {
-			if h, err = expander.BuildBatch(inputs, m.interaction); err != nil {
+			if h, err = m.draws.BuildBatch(inputs, m.interaction); err != nil {
 				return nil, fmt.Errorf("batch: interaction graph: %w", err)
 			}
 		}

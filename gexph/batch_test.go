@@ -75,6 +75,33 @@ func TestBatchMatchesBuildBatch(t *testing.T) {
 	}
 }
 
+// TestModelCertifiesEachGraphsExpanderOnce checks that a model keeps the expanders it
+// certified: a graph batched again is not certified again (its draws grow only with new
+// graphs) and gets the same interaction graph.
+func TestModelCertifiesEachGraphsExpanderOnce(t *testing.T) {
+	ds := tinyNodeDataset(6, 1)
+	m := newTestModel(t, tinyConfig(), ds, "none")
+	before := m.draws.Len()
+	first, err := m.BuildBatch(ds, []int{4, 5}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := m.draws.Len()
+	if kept == before {
+		t.Fatalf("the model holds %d certified expanders before and after batching new graphs: it does not keep them", kept)
+	}
+	again, err := m.BuildBatch(ds, []int{5, 4}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := m.draws.Len(); n != kept {
+		t.Fatalf("the same graphs batched again certified %d more expanders", n-kept)
+	}
+	if first.interaction.NumEdges() != again.interaction.NumEdges() {
+		t.Fatalf("the same graphs batched again have %d interaction edges, first %d", again.interaction.NumEdges(), first.interaction.NumEdges())
+	}
+}
+
 // TestBatchPaddingLayout checks the padded layout: masks, padding edges and the virtual
 // node ids behind the padded real nodes.
 func TestBatchPaddingLayout(t *testing.T) {

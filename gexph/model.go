@@ -206,6 +206,9 @@ type Model struct {
 	// compiles counts the programs compiled (see CompileStats).
 	compiles    compileLog
 	interaction expander.InteractionOptions
+	// draws remembers each graph's certified expander: batches of later epochs draw
+	// it again without certifying it again.
+	draws expander.Draws
 	// run is the model's way of running (run.go).
 	run runner
 	// sp samples the mini-batches and the chunks of layer-wise inference of a
