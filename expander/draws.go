@@ -8,7 +8,7 @@ import "sync"
 // the attempt seed its certificate records. Batches built through a Draws hold the same
 // edges and certificates as batches built without one.
 //
-// It keeps one certificate (about 200 bytes) per distinct graph options. The zero value is
+// It keeps a graph's options and certificate (200 bytes) per graph. The zero value is
 // ready to use, and a Draws is safe for concurrent use.
 type Draws struct {
 	mu   sync.Mutex
