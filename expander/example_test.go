@@ -3,6 +3,7 @@ package expander_test
 import (
 	"fmt"
 	"log"
+	"slices"
 
 	"github.com/gexph/gexph/expander"
 )
@@ -44,4 +45,36 @@ func ExampleInteraction_SampleNeighbours() {
 	}
 	fmt.Println("nodes:", s.Nodes, "edges per hop:", s.HopOffset)
 	// Output: nodes: [0 1 5 2] edges per hop: [0 2 5]
+}
+
+// ExampleDraws batches the same two graphs twice, as two epochs do: the second batch
+// redraws each graph's kept expander without certifying it again, and equals the
+// first edge for edge.
+func ExampleDraws() {
+	cycle := func(n int, seed uint64) expander.InputGraph {
+		g := expander.InputGraph{NumNodes: n, Seed: seed}
+		for v := range n {
+			g.Src = append(g.Src, int32(v))
+			g.Dst = append(g.Dst, int32((v+1)%n))
+		}
+		return g
+	}
+	graphs := []expander.InputGraph{cycle(30, 0), cycle(40, 1)}
+	opts := expander.DefaultInteractionOptions()
+	var draws expander.Draws
+	first, err := draws.BuildBatch(graphs, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	again, err := draws.BuildBatch(graphs, opts)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("certified expanders kept:", draws.Len())
+	fmt.Println("the same edges:", slices.Equal(first.Src, again.Src) && slices.Equal(first.Dst, again.Dst))
+	fmt.Println("the same certificates:", slices.Equal(first.Certificates, again.Certificates))
+	// Output:
+	// certified expanders kept: 2
+	// the same edges: true
+	// the same certificates: true
 }
