@@ -16,15 +16,25 @@ import (
 type RunSeries struct {
 	Label string
 	Runs  [][]map[string]float64
+	// Planned, if positive, is the number of epochs the runs plan: the x axis spans at
+	// least epochs 1 to Planned, so that a run still going shows how far it has come.
+	Planned int
 }
 
 // RunCurves draws key (a field of the records, such as val_metric) against the epoch,
 // one line per series: the mean over its runs at each epoch, with a band of ± one
 // standard deviation where more than one run has the epoch (runs that stopped early
-// simply end). title and yLabel name the figure and the quantity.
-func RunCurves(series []RunSeries, key, title, yLabel string) (*plot.Plot, error) {
+// simply end). title and yLabel name the figure and the quantity. Each of refs is a
+// dashed grey line across the figure, labelled in the legend (a published figure, a
+// target); the y axis always shows it.
+func RunCurves(series []RunSeries, key, title, yLabel string, refs ...Limit) (*plot.Plot, error) {
 	if len(series) == 0 {
 		return nil, fmt.Errorf("plots: run curves: no series")
+	}
+	for _, r := range refs {
+		if !isFinite(r.Y) {
+			return nil, fmt.Errorf("plots: run curves: reference %q at %v, want a finite value", r.Label, r.Y)
+		}
 	}
 	p := newPlot(title, "epoch", yLabel)
 	p.X.Tick.Marker = linearTicks{integer: true}
@@ -93,6 +103,23 @@ func RunCurves(series []RunSeries, key, title, yLabel string) (*plot.Plot, error
 		}
 		addLegend(p, label, l, pts)
 		m.line(mean)
+	}
+	for _, s := range series {
+		if s.Planned > 0 {
+			p.X.Min, p.X.Max = min(p.X.Min, 1), max(p.X.Max, float64(s.Planned))
+		}
+	}
+	lines := make([]*refLine, len(refs))
+	for i, r := range refs {
+		lines[i] = newRefLine(false, r.Y, rgb(targetRGB), dashed())
+		p.Add(lines[i])
+		addLegend(p, r.Label, lines[i])
+	}
+	if len(refs) > 0 {
+		p.Y.Min, p.Y.Max = padRange(p.Y.Min, p.Y.Max, 0.03) // keep the lines off the frame
+	}
+	for _, l := range lines {
+		m.ref(p, l)
 	}
 	finishLegend(p, m)
 	return p, nil

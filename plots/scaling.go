@@ -20,7 +20,7 @@ type ScalingCurve struct {
 }
 
 // Limit is a horizontal reference line of ScalingCurves (a memory budget, a time
-// budget), labelled in the legend.
+// budget) or RunCurves (a published figure), labelled in the legend.
 type Limit struct {
 	Label string
 	Y     float64

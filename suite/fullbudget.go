@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/gexph/gexph/gexph"
+	"github.com/gexph/gexph/plots"
 )
 
 // FullBudgetDir is the folder under a results root that holds the runs on full training
@@ -83,7 +84,8 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 	if err != nil {
 		return err
 	}
-	var rows []string
+	var rows, figures []string
+	figs := figureLinker{dir: filepath.Join(root, "figures"), from: from}
 	for start := 0; start < len(runs); {
 		end := start + 1
 		for end < len(runs) && runs[end].run.header.Dataset == runs[start].run.header.Dataset &&
@@ -100,12 +102,71 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 			}
 		}
 		rows = append(rows, fullBudgetMeanRows(runs[start:end])...)
+		link, err := fullBudgetFigure(&figs, runs[start:end])
+		if err != nil {
+			return fmt.Errorf("full budget: %w", err)
+		}
+		if link != "" {
+			figures = append(figures, link)
+		}
 		start = end
 	}
 	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles, in wall seconds and in the process's CPU seconds (wall seconds also count the time a run shared the machine or was paused for a timing; CPU seconds do not) (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
+	if len(rows) > 0 && len(figures) > 0 {
+		fmt.Fprintln(w, "\nEach preset's runs by epoch: the validation metric of each seed, and the paper's test figure as a dashed line (a run still going ends at its last finished epoch).")
+		for _, link := range figures {
+			fmt.Fprintf(w, "\n%s\n", link)
+		}
+	}
 	return nil
+}
+
+// metricLabel names a metric in words: "weighted accuracy", "AP", "MAE".
+func metricLabel(metric string) string {
+	switch metric {
+	case gexph.MetricAP, gexph.MetricMAE:
+		return strings.ToUpper(metric)
+	}
+	return strings.ReplaceAll(metric, "-", " ")
+}
+
+// fullBudgetFigure draws the validation metric of one data set's runs of one preset
+// (ordered by seed) against the epoch, a line a seed, in the paper's units, with the
+// paper's figure as a reference line, and saves it as full_FOLDER.png, FOLDER the first
+// run's folder; "" when no run has finished an epoch.
+func fullBudgetFigure(figs *figureLinker, group []loggedRun) (string, error) {
+	hdr := group[0].run.header
+	scale := metricScale(hdr.Metric)
+	var series []plots.RunSeries
+	for _, l := range group {
+		records := make([]map[string]float64, len(l.run.epochs))
+		for i, st := range l.run.epochs {
+			records[i] = map[string]float64{"epoch": float64(st.Epoch), "val_metric": st.ValMetric * scale}
+		}
+		if len(records) > 0 {
+			series = append(series, plots.RunSeries{Label: fmt.Sprintf("seed %d", l.run.header.Seed), Runs: [][]map[string]float64{records}, Planned: l.run.header.Config.Epochs})
+		}
+	}
+	if len(series) == 0 {
+		return "", nil
+	}
+	var refs []plots.Limit
+	if fig, ok := PaperFigures()[hdr.Dataset+"/"+VariantExphormer]; ok && fig.Text == "" {
+		refs = append(refs, plots.Limit{Label: "the paper's test figure, " + fig.text(), Y: fig.Mean})
+	}
+	yLabel := "validation " + metricLabel(hdr.Metric)
+	if scale == 100 {
+		yLabel += " (%)"
+	}
+	title := fmt.Sprintf("%s, %s: validation by epoch (%d planned)", hdr.Dataset, hdr.Preset, hdr.Config.Epochs)
+	p, err := plots.RunCurves(series, "val_metric", title, yLabel, refs...)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", group[0].path, err)
+	}
+	folder := filepath.Base(filepath.Dir(group[0].path))
+	return figs.save(p, "full_"+folder+".png", hdr.Dataset+" by epoch", 9, 4)
 }
 
 // loggedRun is a full-budget run's log and its path.

@@ -260,3 +260,38 @@ func TestFullBudgetMeanOfFinishedSeeds(t *testing.T) {
 		t.Errorf("want one mean row (pattern's; cluster and wiki have one run each):\n%s", got)
 	}
 }
+
+// TestFullBudgetSectionDrawsEachPresetsRunsByEpoch checks that the section links one
+// figure per data set and preset, saved as a PNG under the results root's figures, named
+// after its first run's folder, and none for a data set whose runs have no epoch yet.
+func TestFullBudgetSectionDrawsEachPresetsRunsByEpoch(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "docs", "results")
+	f := func(x float64) *float64 { return &x }
+	epochs := []gexph.EpochStats{{Epoch: 1, ValMetric: 0.70, TestMetric: f(0.69), Best: true}, {Epoch: 2, ValMetric: 0.72}}
+	for seed, name := range map[uint64]string{1: "pattern", 2: "pattern-s2"} {
+		writeFullLog(t, root, name, gexph.LogHeader{Dataset: "pattern", Preset: "pattern-ref", Metric: gexph.MetricWeightedAccuracy,
+			Seed: seed, Config: gexph.Config{Epochs: 120}}, epochs)
+	}
+	writeFullLog(t, root, "mnist", gexph.LogHeader{Dataset: "mnist", Preset: "mnist-ref", Metric: gexph.MetricAccuracy,
+		Seed: 1, Config: gexph.Config{Epochs: 150}}, epochs)
+	writeFullLog(t, root, "cluster", gexph.LogHeader{Dataset: "cluster", Preset: "cluster-ref", Metric: gexph.MetricWeightedAccuracy,
+		Seed: 1, Config: gexph.Config{Epochs: 150}}, nil)
+	var out bytes.Buffer
+	if err := writeFullBudgetSection(&out, root, filepath.Dir(root)); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	for _, name := range []string{"pattern", "mnist"} {
+		link := "](results/figures/full_" + name + ".png)"
+		if strings.Count(got, link) != 1 {
+			t.Errorf("section links %q %d times, want once:\n%s", link, strings.Count(got, link), got)
+		}
+		raw, err := os.ReadFile(filepath.Join(root, "figures", "full_"+name+".png"))
+		if err != nil || !bytes.HasPrefix(raw, []byte("\x89PNG")) {
+			t.Errorf("figure of %s: %v, want a PNG", name, err)
+		}
+	}
+	if strings.Contains(got, "full_cluster") || strings.Contains(got, "full_pattern-s2") {
+		t.Errorf("a figure for a run without epochs, or for a second seed alone:\n%s", got)
+	}
+}
