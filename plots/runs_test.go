@@ -2,6 +2,8 @@ package plots
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -55,5 +57,27 @@ func TestRunCurvesDrawReferencesInView(t *testing.T) {
 	_, err = RunCurves(series, "val_metric", "PATTERN", "accuracy (%)", Limit{Label: "broken", Y: math.NaN()})
 	if err == nil || !strings.Contains(err.Error(), `"broken"`) {
 		t.Errorf("a NaN reference: error %v, want one naming it", err)
+	}
+}
+
+// ReadRunHeader takes the planned epochs from the header's config (for RunSeries.Planned),
+// and a log without a header gives none.
+func TestReadRunHeaderTakesThePlannedEpochs(t *testing.T) {
+	dir := t.TempDir()
+	withHeader := filepath.Join(dir, "a.jsonl")
+	header := `{"dataset":"cluster","preset":"cluster-ref","metric":"weighted-accuracy","seed":1,"config":{"epochs":150,"lr":0.0002}}` + "\n"
+	if err := os.WriteFile(withHeader, []byte(header+`{"epoch":1,"val_metric":0.2}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h, err := ReadRunHeader(withHeader)
+	if err != nil || h.Epochs != 150 || h.Dataset != "cluster" || h.Seed != 1 {
+		t.Errorf("header %+v (%v), want cluster, seed 1, 150 epochs", h, err)
+	}
+	bare := filepath.Join(dir, "b.jsonl")
+	if err := os.WriteFile(bare, []byte(`{"epoch":1,"val_metric":0.2}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if h, err := ReadRunHeader(bare); err != nil || h != (RunHeader{}) {
+		t.Errorf("a log without a header: %+v (%v), want the zero header", h, err)
 	}
 }

@@ -70,12 +70,14 @@ func readTrainingLog(r io.Reader, name string) ([]map[string]float64, error) {
 }
 
 // RunHeader is what ReadRunHeader takes from the first line of a run's log (gexph's
-// LogHeader): the data set, preset, metric name and seed, for labels.
+// LogHeader): the data set, preset, metric name and seed, for labels, and the epochs
+// the run plans (its config's), for the x axis.
 type RunHeader struct {
 	Dataset string `json:"dataset"`
 	Preset  string `json:"preset"`
 	Metric  string `json:"metric"`
 	Seed    uint64 `json:"seed"`
+	Epochs  int    `json:"-"`
 }
 
 // ReadRunHeader returns the header line of the training log at path; a log without one
@@ -90,9 +92,18 @@ func ReadRunHeader(path string) (RunHeader, error) {
 	sc.Buffer(make([]byte, 0, 64*1024), maxLogLine)
 	var h RunHeader
 	if sc.Scan() && isRunHeader(bytes.TrimSpace(sc.Bytes())) {
+		var planned struct {
+			Config struct {
+				Epochs int `json:"epochs"`
+			} `json:"config"`
+		}
 		if err := json.Unmarshal(sc.Bytes(), &h); err != nil {
 			return RunHeader{}, fmt.Errorf("plots: %s:1: %w", path, err)
 		}
+		if err := json.Unmarshal(sc.Bytes(), &planned); err != nil {
+			return RunHeader{}, fmt.Errorf("plots: %s:1: config: %w", path, err)
+		}
+		h.Epochs = planned.Config.Epochs
 	}
 	return h, sc.Err()
 }

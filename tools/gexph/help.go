@@ -52,6 +52,7 @@ func commandExamples() map[string][][2]string {
 		"plot": {
 			{"gexph plot runs/c1 -o c1.png", "validation metric per epoch"},
 			{"gexph plot runs/c1-seeds runs/c1 -o seeds.svg -key val_loss", "seeds as mean ± band, beside another run"},
+			{"gexph plot runs/cluster-full -o cluster.png -ref 'the paper=0.7807'", "a run still going over its planned epochs, beside the paper's figure"},
 		},
 		"config": {
 			{"gexph config -preset computers > my.yaml", "a full config to edit and pass to -config"},

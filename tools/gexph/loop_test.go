@@ -87,11 +87,14 @@ func TestEverydayLoopThroughTheCommand(t *testing.T) {
 		t.Error(err)
 	}
 	fig := filepath.Join(t.TempDir(), "curves.svg")
-	if code, _, errOut = runCLI(t, "plot", seeds, dir, "-o", fig); code != 0 {
+	if code, _, errOut = runCLI(t, "plot", seeds, dir, "-o", fig, "-ref", "the paper=0.5", "-ref", "0.25"); code != 0 {
 		t.Fatalf("plot: %s", errOut)
 	}
-	if b, err := os.ReadFile(fig); err != nil || !strings.Contains(string(b), "mean ± std") {
-		t.Errorf("figure: %v (want a legend naming the mean ± std of the seeds)", err)
+	if b, err := os.ReadFile(fig); err != nil || !strings.Contains(string(b), "mean ± std") || !strings.Contains(string(b), "the paper") {
+		t.Errorf("figure: %v (want a legend naming the mean ± std of the seeds and the reference line)", err)
+	}
+	if code, _, errOut = runCLI(t, "plot", seeds, "-o", fig, "-ref", "the paper=high"); code == 0 || !strings.Contains(errOut, `"the paper=high"`) {
+		t.Errorf("plot -ref with no number: exit %d, %q; want an error naming the value", code, errOut)
 	}
 }
 

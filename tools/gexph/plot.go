@@ -3,9 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gexph/gexph/gexph"
@@ -13,9 +15,11 @@ import (
 )
 
 func runPlot(args []string, stdout, stderr io.Writer) error {
-	fs := newFlagSet("plot", "RUN_DIR... -o FILE.png|svg|pdf [-key val_metric]", stderr)
+	fs := newFlagSet("plot", "RUN_DIR... -o FILE.png|svg|pdf [-key val_metric] [-ref LABEL=VALUE ...]", stderr)
 	out := fs.String("o", "", "figure to write (.png, .svg or .pdf)")
 	key := fs.String("key", "val_metric", "what to plot: train_loss, val_loss, train_metric, val_metric, test_metric, lr, seconds")
+	refs := new(refsFlag)
+	fs.Var(refs, "ref", "a dashed reference line, LABEL=VALUE or VALUE, in the key's units as the logs hold them (e.g. -ref 'the paper=0.7807'; repeatable)")
 	// Flags may follow the run directories: parse what comes after them too.
 	if err := checkRepeated(fs, args, true); err != nil {
 		return err
@@ -53,6 +57,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 				return err
 			}
 			s.Runs = append(s.Runs, recs)
+			s.Planned = max(s.Planned, hdr.Epochs)
 		}
 		s.Label = filepath.Base(filepath.Clean(dir))
 		if hdr.Dataset != "" {
@@ -62,7 +67,7 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 		headers = append(headers, hdr)
 	}
 	title, yLabel := plotLabels(headers, *key)
-	p, err := plots.RunCurves(series, *key, title, yLabel)
+	p, err := plots.RunCurves(series, *key, title, yLabel, *refs...)
 	if err != nil {
 		return err
 	}
@@ -72,6 +77,32 @@ func runPlot(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "wrote %s\n", *out)
 	return nil
 }
+
+// refsFlag collects the repeatable -ref flag: reference lines LABEL=VALUE or VALUE.
+type refsFlag []plots.Limit
+
+func (r *refsFlag) String() string {
+	parts := make([]string, len(*r))
+	for i, l := range *r {
+		parts[i] = fmt.Sprintf("%s=%g", l.Label, l.Y)
+	}
+	return strings.Join(parts, " ")
+}
+
+func (r *refsFlag) Set(v string) error {
+	label, value := v, v
+	if i := strings.LastIndex(v, "="); i >= 0 {
+		label, value = v[:i], v[i+1:]
+	}
+	y, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+	if err != nil || math.IsNaN(y) || math.IsInf(y, 0) {
+		return fmt.Errorf("reference %q: want LABEL=VALUE or VALUE, VALUE a finite number", v)
+	}
+	*r = append(*r, plots.Limit{Label: label, Y: y})
+	return nil
+}
+
+func (r *refsFlag) repeatable() {}
 
 // runLogs returns the training logs of a run directory: its own log.jsonl, or those of
 // its seed-* runs (a `train -seeds` directory).
