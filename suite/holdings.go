@@ -229,12 +229,23 @@ func fullHolding(runs []loggedRun) string {
 		}
 		for _, l := range runs[start:end] {
 			if r := l.run; !r.finished() {
-				parts = append(parts, fmt.Sprintf("full budget: seed %d running, %d of %d epochs done (%s)", r.header.Seed, len(r.epochs), r.header.Config.Epochs, preset))
+				parts = append(parts, fmt.Sprintf("full budget: seed %d running (%s), %d of %d epochs done%s", r.header.Seed, preset, len(r.epochs), r.header.Config.Epochs, soFar(r)))
 			}
 		}
 		start = end
 	}
 	return strings.Join(parts, "; ")
+}
+
+// soFar is ", test T so far, at its best validation epoch (E)" for a run still going whose best
+// validation epoch has a test figure, in the paper's units; "" otherwise.
+func soFar(r fullRun) string {
+	b, ok := r.best()
+	if !ok || b.TestMetric == nil {
+		return ""
+	}
+	scale, digits := metricDigits(r.header.Metric)
+	return fmt.Sprintf(", test %.*f so far, at its best validation epoch (%d)", digits, *b.TestMetric*scale, b.Epoch)
 }
 
 // whyNotRun says why a data set has no run at the paper's budget, with the commands that

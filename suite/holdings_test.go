@@ -75,7 +75,8 @@ func TestHoldingsHaveOneLinePerPaperDataset(t *testing.T) {
 
 // TestHoldingsLineSwitchesToFullBudgetWhenARecordAppears checks CLUSTER's row as its
 // full-budget log appears in ROOT/full/cluster and grows: "not run" with the training
-// command, then the run in progress, then the finished run's test figure; and MNIST's
+// command, then the run in progress with its test figure so far, at its best validation
+// epoch, then the finished run's test figure; and MNIST's
 // row, whose data is looked for: the fetch when its files are absent, the training alone
 // once they are there.
 func TestHoldingsLineSwitchesToFullBudgetWhenARecordAppears(t *testing.T) {
@@ -99,7 +100,7 @@ func TestHoldingsLineSwitchesToFullBudgetWhenARecordAppears(t *testing.T) {
 		{Epoch: 2, ValMetric: 0.75, TestMetric: ptr(0.7712), Best: true},
 	}
 	writeFullLog(t, root, "cluster", hdr, epochs)
-	want(line("CLUSTER"), "| full budget: seed 1 running, 2 of 3 epochs done (cluster-ref) | — |")
+	want(line("CLUSTER"), "| full budget: seed 1 running (cluster-ref), 2 of 3 epochs done, test 77.12 so far, at its best validation epoch (2) | — |")
 	writeFullLog(t, root, "cluster", hdr, append(epochs, gexph.EpochStats{Epoch: 3, ValMetric: 0.74, TestMetric: ptr(0.9)}))
 	want(line("CLUSTER"), "| full budget: test 77.12 over 1 seed (cluster-ref, 3 epochs) | — |")
 
