@@ -10,7 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/gexph/gexph/gexph"
@@ -111,7 +111,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 		}
 		start = end
 	}
-	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles, in wall seconds and in the process's CPU seconds (wall seconds also count the time a run shared the machine or was paused for a timing; CPU seconds do not) (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs, each with the epochs that ran there (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles, in wall seconds and in the process's CPU seconds (wall seconds also count the time a run shared the machine or was paused for a timing; CPU seconds do not) (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	if len(rows) > 0 && len(figures) > 0 {
@@ -330,15 +330,14 @@ func fullCheckpointCell(root, from, name string, scale float64, digits int) (str
 // epochs recorded them (wall seconds count the time a run shared the machine or was
 // paused; CPU seconds do not), or, for a run resumed on other backends or machines, those
 // medians on each (as its epochs name them; "unrecorded" for logs of older versions)
-// with its number of epochs, the one of most epochs first. The machine is named only
-// where the run's epochs ran on more than one.
+// with the epochs that ran there ("epochs 1, 14–120"), in the order the run first
+// reached each. The machine is named only where the run's epochs ran on more than one.
 func epochSecondsByBackend(epochs []gexph.EpochStats) string {
-	timed := epochs[min(1, len(epochs)-1):]
 	type where struct{ backend, machine string }
 	var order []where
 	groups := map[where][]gexph.EpochStats{}
 	machines := map[string]bool{}
-	for _, st := range timed {
+	for _, st := range epochs {
 		w := where{st.Backend, st.Machine}
 		if _, ok := groups[w]; !ok {
 			order = append(order, w)
@@ -347,16 +346,16 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		machines[st.Machine] = true
 	}
 	if len(order) <= 1 {
-		if cpu := cpuSecondsNote(timed); cpu != "" {
-			return fmt.Sprintf("%s (%s)", epochSeconds(medianEpochSeconds(timed)), cpu)
-		}
-		return epochSeconds(medianEpochSeconds(timed))
+		return secondsCell(epochs[min(1, len(epochs)-1):])
 	}
-	sort.SliceStable(order, func(i, j int) bool { return len(groups[order[i]]) > len(groups[order[j]]) })
 	cells := make([]string, len(order))
 	for i, w := range order {
+		timed := groups[w]
+		if timed[0].Epoch == epochs[0].Epoch && len(timed) > 1 {
+			timed = timed[1:] // the run's first epoch compiles
+		}
 		label := orUnrecorded(w.backend)
-		if cpu := cpuSecondsNote(groups[w]); cpu != "" {
+		if cpu := cpuSecondsNote(timed); cpu != "" {
 			label = cpu + "; " + label
 		}
 		if len(machines) > 1 {
@@ -364,9 +363,40 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		} else {
 			label += ","
 		}
-		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(groups[w])), label, countOf(len(groups[w]), "epoch", "epochs"))
+		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(timed)), label, epochRanges(groups[w]))
 	}
 	return strings.Join(cells, "; ")
+}
+
+// secondsCell is the median of the epochs' seconds, with their median CPU seconds in
+// parentheses where every epoch recorded them.
+func secondsCell(epochs []gexph.EpochStats) string {
+	if cpu := cpuSecondsNote(epochs); cpu != "" {
+		return fmt.Sprintf("%s (%s)", epochSeconds(medianEpochSeconds(epochs)), cpu)
+	}
+	return epochSeconds(medianEpochSeconds(epochs))
+}
+
+// epochRanges names the epochs, in the order given, with consecutive ones joined:
+// "epoch 7", "epochs 2–13", "epochs 1, 14–120".
+func epochRanges(epochs []gexph.EpochStats) string {
+	var parts []string
+	for i := 0; i < len(epochs); {
+		j := i
+		for j+1 < len(epochs) && epochs[j+1].Epoch == epochs[j].Epoch+1 {
+			j++
+		}
+		if j == i {
+			parts = append(parts, strconv.Itoa(epochs[i].Epoch))
+		} else {
+			parts = append(parts, fmt.Sprintf("%d–%d", epochs[i].Epoch, epochs[j].Epoch))
+		}
+		i = j + 1
+	}
+	if len(epochs) == 1 {
+		return "epoch " + parts[0]
+	}
+	return "epochs " + strings.Join(parts, ", ")
 }
 
 // cpuSecondsNote is "CPU S", S the median of the epochs' CPU seconds, or "" where an

@@ -144,7 +144,8 @@ func TestFullBudgetSectionShowsAHalfCheckpointsOwnFigures(t *testing.T) {
 }
 
 // TestFullBudgetSecondsPerBackend checks the s/epoch cell of a run resumed on another
-// backend: the median of each backend's epochs with their count, most epochs first, and
+// backend: the median of each backend's epochs (the run's first, which compiles, left
+// out) with the epochs that ran there, in the order the run reached each backend, and
 // the epochs of older logs, which name none, as unrecorded; a run on one backend keeps
 // the plain median.
 func TestFullBudgetSecondsPerBackend(t *testing.T) {
@@ -154,15 +155,21 @@ func TestFullBudgetSecondsPerBackend(t *testing.T) {
 			epochs = append(epochs, gexph.EpochStats{Epoch: len(epochs) + 1, Backend: backend, Seconds: secs})
 		}
 	}
-	add(3, "", 100)
+	add(1, "", 500) // compiles: no part of the median
+	add(1, "", 100)
+	add(1, "", 120)
 	add(4, "xla:cuda,tf32=false", 5.4)
 	add(2, "go", 90)
-	want := "5.4 (xla:cuda,tf32=false, 4 epochs); 100 (unrecorded, 2 epochs); 90 (go, 2 epochs)"
+	add(1, "xla:cuda,tf32=false", 5.4)
+	want := "110 (unrecorded, epochs 1–3); 5.4 (xla:cuda,tf32=false, epochs 4–7, 10); 90 (go, epochs 8–9)"
 	if got := epochSecondsByBackend(epochs); got != want {
 		t.Errorf("mixed backends: %q, want %q", got, want)
 	}
-	if got := epochSecondsByBackend(epochs[:3]); got != "100" {
-		t.Errorf("one backend: %q, want 100", got)
+	if got := epochSecondsByBackend(epochs[:4]); got != "110 (unrecorded, epochs 1–3); 5.4 (xla:cuda,tf32=false, epoch 4)" {
+		t.Errorf("one epoch on a second backend: %q", got)
+	}
+	if got := epochSecondsByBackend(epochs[:3]); got != "110" {
+		t.Errorf("one backend: %q, want 110", got)
 	}
 	if got := epochSecondsByBackend(epochs[3:7]); got != "5.4" {
 		t.Errorf("one backend under 10 s: %q, want 5.4", got)
@@ -170,8 +177,9 @@ func TestFullBudgetSecondsPerBackend(t *testing.T) {
 }
 
 // TestFullBudgetSecondsPerMachine checks the s/epoch cell of a run resumed on another
-// CPU: the median of each CPU's epochs with their count, the CPU named without the OS and
-// CPU count, older epochs as unrecorded; one machine throughout keeps the plain median.
+// CPU: the median of each CPU's epochs with the epochs that ran there, the CPU named
+// without the OS and CPU count, older epochs as unrecorded; one machine throughout keeps
+// the plain median.
 func TestFullBudgetSecondsPerMachine(t *testing.T) {
 	const avx512, avx2 = "linux/amd64, 2 CPUs, AMD EPYC, AVX-512", "linux/amd64, 2 CPUs, AMD EPYC, AVX2"
 	var epochs []gexph.EpochStats
@@ -183,7 +191,7 @@ func TestFullBudgetSecondsPerMachine(t *testing.T) {
 	add(3, "", 655)
 	add(1, avx512, 640)
 	add(4, avx2, 1358)
-	want := "1358 (go; AMD EPYC, AVX2; 4 epochs); 655 (go; unrecorded; 2 epochs); 640 (go; AMD EPYC, AVX-512; 1 epoch)"
+	want := "655 (go; unrecorded; epochs 1–3); 640 (go; AMD EPYC, AVX-512; epoch 4); 1358 (go; AMD EPYC, AVX2; epochs 5–8)"
 	if got := epochSecondsByBackend(epochs); got != want {
 		t.Errorf("mixed machines: %q, want %q", got, want)
 	}
@@ -214,7 +222,7 @@ func TestFullBudgetSecondsWithCPUSeconds(t *testing.T) {
 	}
 	add("", 700, 0)
 	add("", 690, 0)
-	want := "1600 (CPU 1325; go; AMD EPYC, AVX2; 3 epochs); 695 (go; unrecorded; 2 epochs)"
+	want := "1600 (CPU 1325; go; AMD EPYC, AVX2; epochs 1–4); 695 (go; unrecorded; epochs 5–6)"
 	if got := epochSecondsByBackend(epochs); got != want {
 		t.Errorf("mixed machines: %q, want %q", got, want)
 	}
