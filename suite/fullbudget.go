@@ -333,29 +333,38 @@ func fullCheckpointCell(root, from, name string, scale float64, digits int) (str
 // with the epochs that ran there ("epochs 1, 14–120"), in the order the run first
 // reached each. The machine is named only where the run's epochs ran on more than one.
 func epochSecondsByBackend(epochs []gexph.EpochStats) string {
+	if len(epochs) == 0 {
+		return "—"
+	}
 	type where struct{ backend, machine string }
 	var order []where
 	groups := map[where][]gexph.EpochStats{}
+	timed := map[where][]gexph.EpochStats{} // without the run's first epoch, which compiles
 	machines := map[string]bool{}
-	for _, st := range epochs {
+	for i, st := range epochs {
 		w := where{st.Backend, st.Machine}
 		if _, ok := groups[w]; !ok {
 			order = append(order, w)
 		}
 		groups[w] = append(groups[w], st)
+		if i > 0 {
+			timed[w] = append(timed[w], st)
+		}
 		machines[st.Machine] = true
 	}
+	medianOver := func(w where) []gexph.EpochStats {
+		if len(timed[w]) == 0 {
+			return groups[w] // the first epoch alone: its own time
+		}
+		return timed[w]
+	}
 	if len(order) <= 1 {
-		return secondsCell(epochs[min(1, len(epochs)-1):])
+		return secondsCell(medianOver(order[0]))
 	}
 	cells := make([]string, len(order))
 	for i, w := range order {
-		timed := groups[w]
-		if timed[0].Epoch == epochs[0].Epoch && len(timed) > 1 {
-			timed = timed[1:] // the run's first epoch compiles
-		}
 		label := orUnrecorded(w.backend)
-		if cpu := cpuSecondsNote(timed); cpu != "" {
+		if cpu := cpuSecondsNote(medianOver(w)); cpu != "" {
 			label = cpu + "; " + label
 		}
 		if len(machines) > 1 {
@@ -363,7 +372,7 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		} else {
 			label += ","
 		}
-		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(timed)), label, epochRanges(groups[w]))
+		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(medianOver(w))), label, epochRanges(groups[w]))
 	}
 	return strings.Join(cells, "; ")
 }
