@@ -43,28 +43,35 @@ func DefaultCacheDir() (string, error) {
 	return filepath.Join(dir, "gexph"), nil
 }
 
-// CacheKey returns the cache key of a data set built by the named loader from the given
-// parts (file stamps, options): the name followed by a hash of the cache format version,
-// the name and the parts.
-func CacheKey(name string, parts ...string) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%d\x00%s", cacheFormatVersion, name)
+// CacheKey returns the cache key of a data set built by the named loader: the name, a
+// hash of the cache format version, the name and parts (what chooses the data set built:
+// options, the input files' names and sizes), which is the key's slot, and a hash of
+// content (the input files' bytes). Cached keeps one entry a slot: writing a key removes
+// the slot's entries of other content, so data staged again, copied or edited leaves no
+// stale file behind.
+func CacheKey(name, content string, parts ...string) string {
+	slot := sha256.New()
+	fmt.Fprintf(slot, "%d\x00%s", cacheFormatVersion, name)
 	for _, p := range parts {
-		fmt.Fprintf(h, "\x00%d:%s", len(p), p)
+		fmt.Fprintf(slot, "\x00%d:%s", len(p), p)
 	}
+	sum := sha256.Sum256([]byte(content))
 	safe := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' {
 			return r
 		}
 		return '_'
 	}, name)
-	return safe + "-" + hex.EncodeToString(h.Sum(nil)[:12])
+	return safe + "-" + hex.EncodeToString(slot.Sum(nil)[:12]) + "-" + hex.EncodeToString(sum[:cacheContentBytes])
 }
+
+// cacheContentBytes is the length of the content hash at the end of a key, in bytes.
+const cacheContentBytes = 8
 
 // Cached returns the data set cached in dir under key, or builds it with build and
 // caches it. A missing, unreadable or corrupt cache file counts as a miss and is
 // rewritten; failing to write the cache does not fail the call, since the data set
-// itself is sound.
+// itself is sound. After a write, the other entries of key's slot (CacheKey) are removed.
 func Cached(dir, key string, build func() (*Dataset, error)) (*Dataset, error) {
 	path := filepath.Join(dir, key+cacheSuffix)
 	if d, err := ReadCacheFile(path); err == nil {
@@ -75,9 +82,27 @@ func Cached(dir, key string, build func() (*Dataset, error)) (*Dataset, error) {
 		return nil, err
 	}
 	if err := os.MkdirAll(dir, 0o755); err == nil {
-		_ = WriteCacheFile(path, d) // best effort, see above
+		if WriteCacheFile(path, d) == nil { // best effort, see above
+			removeSuperseded(dir, key)
+		}
 	}
 	return d, nil
+}
+
+// removeSuperseded removes the cache files in dir of key's slot whose content hash
+// differs from key's: those of the same name, options and file layout built from other
+// bytes. Failures are ignored: a stale file costs disk, not correctness.
+func removeSuperseded(dir, key string) {
+	cut := len(key) - 2*cacheContentBytes
+	if cut < 1 || key[cut-1] != '-' {
+		return // not a key of CacheKey's form
+	}
+	stale, _ := filepath.Glob(filepath.Join(dir, key[:cut]+strings.Repeat("?", 2*cacheContentBytes)+cacheSuffix))
+	for _, p := range stale {
+		if filepath.Base(p) != key+cacheSuffix {
+			_ = os.Remove(p)
+		}
+	}
 }
 
 // WriteCacheFile writes d to path atomically: to a temporary file in the same directory,

@@ -6,8 +6,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // mixedDataset holds every kind of feature, nil and empty slices, targets and a split.
@@ -59,7 +61,7 @@ func TestCachedBuildsOnce(t *testing.T) {
 	dir := t.TempDir()
 	builds := 0
 	build := func() (*Dataset, error) { builds++; return mixedDataset(), nil }
-	key := CacheKey("mixed", "a")
+	key := CacheKey("mixed", "bytes", "a")
 	first, err := Cached(dir, key, build)
 	if err != nil {
 		t.Fatal(err)
@@ -88,24 +90,98 @@ func TestCachedBuildsOnce(t *testing.T) {
 		t.Errorf("cache not rewritten: %v", err)
 	}
 	// A failing build is reported and nothing is cached.
-	_, err = Cached(dir, CacheKey("other"), func() (*Dataset, error) { return nil, os.ErrInvalid })
+	_, err = Cached(dir, CacheKey("other", ""), func() (*Dataset, error) { return nil, os.ErrInvalid })
 	if err != os.ErrInvalid {
 		t.Errorf("build error: %v", err)
 	}
 }
 
 func TestCacheKey(t *testing.T) {
-	a := CacheKey("mnist", "x", "1")
-	if a != CacheKey("mnist", "x", "1") {
+	a := CacheKey("mnist", "bytes", "x", "1")
+	if a != CacheKey("mnist", "bytes", "x", "1") {
 		t.Error("same inputs, different keys")
 	}
-	for _, b := range []string{CacheKey("mnist", "x1"), CacheKey("mnist", "x", "2"), CacheKey("cifar", "x", "1")} {
+	for _, b := range []string{CacheKey("mnist", "bytes", "x1"), CacheKey("mnist", "bytes", "x", "2"),
+		CacheKey("cifar", "bytes", "x", "1"), CacheKey("mnist", "other bytes", "x", "1")} {
 		if a == b {
 			t.Errorf("keys collide: %s", a)
 		}
 	}
-	if k := CacheKey("../evil/name"); strings.ContainsAny(k, "/.") {
+	if k := CacheKey("../evil/name", ""); strings.ContainsAny(k, "/.") {
 		t.Errorf("key %q is not a safe file name", k)
+	}
+}
+
+func TestCachedRemovesTheSlotsEntriesOfOtherContent(t *testing.T) {
+	dir := t.TempDir()
+	build := func() (*Dataset, error) { return mixedDataset(), nil }
+	old := CacheKey("mixed", "old bytes", "opts")
+	other := CacheKey("mixed", "old bytes", "other opts")
+	unrelated := filepath.Join(dir, "notes.gxd")
+	os.WriteFile(unrelated, []byte("x"), 0o644)
+	for _, k := range []string{old, other} {
+		if _, err := Cached(dir, k, build); err != nil {
+			t.Fatal(err)
+		}
+	}
+	current := CacheKey("mixed", "new bytes", "opts")
+	if _, err := Cached(dir, current, build); err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	want := []string{current + cacheSuffix, other + cacheSuffix, "notes.gxd"}
+	slices.Sort(want)
+	if !slices.Equal(names, want) {
+		t.Errorf("cache dir holds %v, want %v (the superseded %s removed, the rest kept)", names, want, old)
+	}
+}
+
+func TestLoadCachedKeysByContentNotPlaceOrTime(t *testing.T) {
+	cache := t.TempDir()
+	builds := 0
+	load := func(dir string) error {
+		_, err := loadCached("mixed", dir, true, LoadOptions{CacheDir: cache}, func() (*Dataset, error) {
+			builds++
+			return mixedDataset(), nil
+		})
+		return err
+	}
+	stage := func(content string) string {
+		dir := t.TempDir()
+		if err := os.MkdirAll(filepath.Join(dir, "raw"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "raw", "a.bin"), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return dir
+	}
+	first := stage("0123456789")
+	copied := stage("0123456789") // elsewhere, and stamped later
+	later := time.Now().Add(time.Hour)
+	os.Chtimes(filepath.Join(copied, "raw", "a.bin"), later, later)
+	edited := stage("0123456788") // same size, one byte changed
+	link := filepath.Join(t.TempDir(), "link")
+	if err := os.Symlink(edited, link); err != nil {
+		t.Fatal(err)
+	}
+	for i, step := range []struct {
+		dir        string
+		wantBuilds int
+	}{{first, 1}, {copied, 1}, {edited, 2}, {link, 2}, {first, 3}} {
+		if err := load(step.dir); err != nil {
+			t.Fatal(err)
+		}
+		if builds != step.wantBuilds {
+			t.Errorf("load %d (%s): %d builds, want %d", i, step.dir, builds, step.wantBuilds)
+		}
+		if files, _ := os.ReadDir(cache); len(files) != 1 {
+			t.Errorf("load %d: %d cache files, want 1 (one entry for one name and layout)", i, len(files))
+		}
 	}
 }
 

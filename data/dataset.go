@@ -9,7 +9,9 @@
 // ($GEXPH_DATA, or ../shared/data beside the module), or by path: "npz:FILE" for a
 // gnn-benchmark .npz (or a .zip holding one), "ogb:DIR" for an OGB node property
 // directory, "edgelist:DIR" for a user's own graph. Slow data sets are cached on disk
-// ($GEXPH_CACHE, else the user cache directory). Load and every loader it calls (LoadNPZ,
+// ($GEXPH_CACHE, else the user cache directory), one file per data set and options, keyed
+// by the bytes of its input files (not their place or times): a changed file replaces
+// the entry. Load and every loader it calls (LoadNPZ,
 // LoadMNISTSuperpixels, …) have one signature, Loader: the path and LoadOptions.
 //
 // Files a user downloads go under the data root as follows:

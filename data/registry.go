@@ -1,8 +1,11 @@
 package data
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -10,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/gexph/gexph/internal/modroot"
+	"github.com/gexph/gexph/internal/regfile"
 )
 
 // Transforms are the changes a loader makes to data as read, each off unless set (the
@@ -246,8 +250,8 @@ func AbsoluteSpec(spec string) string {
 // "export:DIR" (a data set written by Export, or by PyG in its layout; see LoadExport) or
 // "planted:N" (a generated planted-partition graph of N nodes with
 // DefaultPlantedPartitionOptions and opts.Seed, the scaling experiments' graph).
-// Data sets that are slow to build are kept in the cache, keyed by their files and
-// options. opts.SplitFile then replaces the split.
+// Data sets that are slow to build are kept in the cache, keyed by the contents of
+// their files and the options (see CacheKey). opts.SplitFile then replaces the split.
 func Load(spec string, opts LoadOptions) (*Dataset, error) {
 	d, err := load(spec, opts)
 	if err != nil || opts.SplitFile == "" {
@@ -367,7 +371,8 @@ func Generated(spec string) bool {
 }
 
 // loadCached runs load through the cache when cache is set and the options allow it. The
-// key covers the name, the options and the size and time of every file under path.
+// key's slot covers the name, the options and the names and sizes of the files under
+// path; its content hash, their bytes (fileStamp).
 func loadCached(name, path string, cache bool, opts LoadOptions, load func() (*Dataset, error)) (*Dataset, error) {
 	if !cache || opts.NoCache {
 		return load()
@@ -379,39 +384,53 @@ func loadCached(name, path string, cache bool, opts LoadOptions, load func() (*D
 			return load() // no cache directory: build without caching
 		}
 	}
-	stamp, err := fileStamp(path)
+	layout, content, err := fileStamp(path)
 	if err != nil {
 		return nil, err
 	}
-	key := CacheKey(name, stamp, fmt.Sprint(opts.Seed, opts.TrainGraphs, opts.ValGraphs, opts.TestGraphs))
-	return Cached(dir, key, load)
+	options := fmt.Sprintf("%d %d %d %d %+v", opts.Seed, opts.TrainGraphs, opts.ValGraphs, opts.TestGraphs, opts.Transforms)
+	return Cached(dir, CacheKey(name, content, layout, options), load)
 }
 
-// fileStamp describes path and every file below it by name, size and modification time.
-func fileStamp(path string) (string, error) {
+// fileStamp describes the regular files under path (path itself when it is a file):
+// layout lists each one's name relative to path and its size, content is the SHA-256 of
+// their bytes in that order. Neither depends on where path lies or on the files' times,
+// so the same files staged again, copied or moved hit the same cache entry, and an
+// edited file misses it.
+func fileStamp(path string) (layout, content string, err error) {
 	abs, err := filepath.Abs(path)
+	if err == nil {
+		abs, err = filepath.EvalSymlinks(abs) // a linked data directory is walked too
+	}
 	if err != nil {
-		return "", err
+		return "", "", fmt.Errorf("reading %s: %w", path, err)
 	}
 	var b strings.Builder
-	b.WriteString(abs)
+	h := sha256.New()
 	err = filepath.WalkDir(abs, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || !e.Type().IsRegular() {
+			return err
+		}
+		rel, err := filepath.Rel(abs, p)
 		if err != nil {
 			return err
 		}
-		if e.Type().IsRegular() {
-			info, err := e.Info()
-			if err != nil {
-				return err
-			}
-			fmt.Fprintf(&b, "\x00%s %d %d", p, info.Size(), info.ModTime().UnixNano())
+		f, _, err := regfile.Open(p)
+		if err != nil {
+			return err
 		}
+		defer f.Close()
+		n, err := io.Copy(h, f)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(&b, "\x00%s %d", filepath.ToSlash(rel), n)
 		return nil
 	})
 	if err != nil {
-		return "", fmt.Errorf("reading %s: %w", path, err)
+		return "", "", fmt.Errorf("reading %s: %w", path, err)
 	}
-	return b.String(), nil
+	return b.String(), hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // DataRoots returns the directories searched for data files, in order: opts.DataDir if
