@@ -10,6 +10,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/gexph/gexph/internal/atomicfile"
@@ -62,11 +63,14 @@ func CacheKey(name, content string, parts ...string) string {
 		}
 		return '_'
 	}, name)
-	return safe + "-" + hex.EncodeToString(slot.Sum(nil)[:12]) + "-" + hex.EncodeToString(sum[:cacheContentBytes])
+	return safe + "-" + hex.EncodeToString(slot.Sum(nil)[:cacheSlotBytes]) + "-" + hex.EncodeToString(sum[:cacheContentBytes])
 }
 
-// cacheContentBytes is the length of the content hash at the end of a key, in bytes.
-const cacheContentBytes = 8
+// The lengths, in bytes, of a key's slot hash and of the content hash at its end.
+const (
+	cacheSlotBytes    = 12
+	cacheContentBytes = 8
+)
 
 // Cached returns the data set cached in dir under key, or builds it with build and
 // caches it. A missing, unreadable or corrupt cache file counts as a miss and is
@@ -91,18 +95,34 @@ func Cached(dir, key string, build func() (*Dataset, error)) (*Dataset, error) {
 
 // removeSuperseded removes the cache files in dir of key's slot whose content hash
 // differs from key's: those of the same name, options and file layout built from other
-// bytes. Failures are ignored: a stale file costs disk, not correctness.
+// bytes. A key not of CacheKey's form removes nothing. Failures are ignored: a stale
+// file costs disk, not correctness.
 func removeSuperseded(dir, key string) {
-	cut := len(key) - 2*cacheContentBytes
-	if cut < 1 || key[cut-1] != '-' {
-		return // not a key of CacheKey's form
+	slot, ok := cacheSlot(key)
+	if !ok {
+		return
 	}
-	stale, _ := filepath.Glob(filepath.Join(dir, key[:cut]+strings.Repeat("?", 2*cacheContentBytes)+cacheSuffix))
-	for _, p := range stale {
-		if filepath.Base(p) != key+cacheSuffix {
-			_ = os.Remove(p)
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		name, isCache := strings.CutSuffix(e.Name(), cacheSuffix)
+		if other, ok := cacheSlot(name); isCache && ok && other == slot && name != key {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
+}
+
+// cacheKeyForm matches a key of CacheKey's form, "name-SLOT-CONTENT", its first group the
+// key without the content hash.
+var cacheKeyForm = regexp.MustCompile(fmt.Sprintf(`^(.+-[0-9a-f]{%d})-[0-9a-f]{%d}$`, 2*cacheSlotBytes, 2*cacheContentBytes))
+
+// cacheSlot returns the slot of a key of CacheKey's form: the key without its content
+// hash. ok is false for any other string.
+func cacheSlot(key string) (slot string, ok bool) {
+	m := cacheKeyForm.FindStringSubmatch(key)
+	if m == nil {
+		return "", false
+	}
+	return m[1], true
 }
 
 // WriteCacheFile writes d to path atomically: to a temporary file in the same directory,

@@ -117,9 +117,14 @@ func TestCachedRemovesTheSlotsEntriesOfOtherContent(t *testing.T) {
 	build := func() (*Dataset, error) { return mixedDataset(), nil }
 	old := CacheKey("mixed", "old bytes", "opts")
 	other := CacheKey("mixed", "old bytes", "other opts")
-	unrelated := filepath.Join(dir, "notes.gxd")
-	os.WriteFile(unrelated, []byte("x"), 0o644)
-	for _, k := range []string{old, other} {
+	// Files of keys not made by CacheKey, one of a length and dash that look like its
+	// content hash: neither is in a slot, so neither is removed.
+	for _, name := range []string{"notes.gxd", "mine-fedcba9876543210.gxd"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, k := range []string{old, other, "mine-0123456789abcdef"} {
 		if _, err := Cached(dir, k, build); err != nil {
 			t.Fatal(err)
 		}
@@ -133,7 +138,7 @@ func TestCachedRemovesTheSlotsEntriesOfOtherContent(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{current + cacheSuffix, other + cacheSuffix, "notes.gxd"}
+	want := []string{current + cacheSuffix, other + cacheSuffix, "notes.gxd", "mine-0123456789abcdef.gxd", "mine-fedcba9876543210.gxd"}
 	slices.Sort(want)
 	if !slices.Equal(names, want) {
 		t.Errorf("cache dir holds %v, want %v (the superseded %s removed, the rest kept)", names, want, old)
@@ -163,7 +168,9 @@ func TestLoadCachedKeysByContentNotPlaceOrTime(t *testing.T) {
 	first := stage("0123456789")
 	copied := stage("0123456789") // elsewhere, and stamped later
 	later := time.Now().Add(time.Hour)
-	os.Chtimes(filepath.Join(copied, "raw", "a.bin"), later, later)
+	if err := os.Chtimes(filepath.Join(copied, "raw", "a.bin"), later, later); err != nil {
+		t.Fatal(err)
+	}
 	edited := stage("0123456788") // same size, one byte changed
 	link := filepath.Join(t.TempDir(), "link")
 	if err := os.Symlink(edited, link); err != nil {
@@ -231,6 +238,25 @@ func BenchmarkCacheReadCLUSTER(b *testing.B) {
 	}
 	for b.Loop() {
 		if _, err := ReadCacheFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkFileStampMNIST measures what a cache lookup of MNIST reads before the cache
+// file: the names, sizes and SHA-256 of the raw images (22 MB).
+func BenchmarkFileStampMNIST(b *testing.B) {
+	dir := sharedData(b, "mnist")
+	var size int64
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if info, err := e.Info(); err == nil && info.Mode().IsRegular() {
+			size += info.Size()
+		}
+	}
+	b.SetBytes(size)
+	for b.Loop() {
+		if _, _, err := fileStamp(dir); err != nil {
 			b.Fatal(err)
 		}
 	}
