@@ -105,7 +105,10 @@ func removeSuperseded(dir, key string) {
 	entries, _ := os.ReadDir(dir)
 	for _, e := range entries {
 		name, isCache := strings.CutSuffix(e.Name(), cacheSuffix)
-		if other, ok := cacheSlot(name); isCache && ok && other == slot && name != key {
+		if !isCache || name == key {
+			continue
+		}
+		if other, ok := cacheSlot(name); ok && other == slot {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
