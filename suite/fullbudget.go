@@ -111,7 +111,7 @@ func writeFullBudgetSection(w io.Writer, root, from string) error {
 		}
 		start = end
 	}
-	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on this project's 2-core CPU (the go backend) unless the s/epoch column names other backends or CPUs, each with the epochs that ran there (a run's epochs name the CPU they ran on: the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels), each with the median of its epochs after the first, which compiles, in wall seconds and in the process's CPU seconds (wall seconds also count the time a run shared the machine or was paused for a timing; CPU seconds do not) (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
+	writeTableSection(w, "Full training sets", "One row per run: a seed on the data set's whole training split, at the paper's budget (epochs as the preset says), on 2 cores of this project's CPUs (the go backend); the s/epoch column names the backend and the CPU where the run's log recorded them, and for a run resumed on other backends or CPUs each of them with the epochs that ran there (the same code runs at different speeds on CPUs of one model name, with AVX-512 or AVX2 kernels, and on one machine from day to day), each with the median of its epochs after the first, which compiles, in wall seconds and in the process's CPU seconds (wall seconds also count the time a run shared the machine or was paused for a timing; CPU seconds do not) (a run continues on any backend with `-resume`; docs/GPU.md, \"Continuing a run on a GPU\"); a run that is still going (`gexph train … -out DIR -resume` continues it) shows the epochs it has finished. Test metric at the best validation epoch so far. A generated data set (PATTERN, CLUSTER) is drawn from the run's seed, so its seeds differ in their graphs too. Where two or more seeds of one preset have finished, a row after the runs gives their mean ± standard deviation. These rows are not a reduced budget (the smoke tests of the last section are); the paper's figure is its mean ± std over its seeds. Each row's checkpoint re-derives its figures: `gexph eval -ckpt CHECKPOINT -split test`; a checkpoint with float16 weights (`gexph export -half`, for models over the repository's 1 MB file limit) re-derives the figures in parentheses beside it, its rounded model's own.",
 		"| Data set | Preset | Seed | Epochs | Best epoch | Validation | Test | Paper | s/epoch | Checkpoint |",
 		"|---|---|---:|---|---:|---:|---:|---:|---:|---|", rows)
 	if len(rows) > 0 && len(figures) > 0 {
@@ -331,7 +331,8 @@ func fullCheckpointCell(root, from, name string, scale float64, digits int) (str
 // paused; CPU seconds do not), or, for a run resumed on other backends or machines, those
 // medians on each (as its epochs name them; "unrecorded" for logs of older versions)
 // with the epochs that ran there ("epochs 1, 14–120"), in the order the run first
-// reached each. The machine is named only where the run's epochs ran on more than one.
+// reached each. A run on one backend and machine names them without epochs where its
+// epochs recorded the machine.
 func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 	if len(epochs) == 0 {
 		return "—"
@@ -359,7 +360,7 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		return timed[w]
 	}
 	if len(order) <= 1 {
-		return secondsCell(medianOver(order[0]))
+		return oneMachineCell(order[0].backend, order[0].machine, medianOver(order[0]))
 	}
 	cells := make([]string, len(order))
 	for i, w := range order {
@@ -375,6 +376,20 @@ func epochSecondsByBackend(epochs []gexph.EpochStats) string {
 		cells[i] = fmt.Sprintf("%s (%s %s)", epochSeconds(medianEpochSeconds(medianOver(w))), label, epochRanges(groups[w]))
 	}
 	return strings.Join(cells, "; ")
+}
+
+// oneMachineCell is the s/epoch cell of a run whose epochs all ran on one backend and
+// machine: the medians, with the backend and the CPU named where the epochs recorded the
+// machine ("251 (CPU 238; go; AMD EPYC, AVX-512)"), and the plain medians for older logs.
+func oneMachineCell(backend, machine string, epochs []gexph.EpochStats) string {
+	if machine == "" {
+		return secondsCell(epochs)
+	}
+	label := orUnrecorded(backend) + "; " + cpuOf(machine)
+	if cpu := cpuSecondsNote(epochs); cpu != "" {
+		label = cpu + "; " + label
+	}
+	return fmt.Sprintf("%s (%s)", epochSeconds(medianEpochSeconds(epochs)), label)
 }
 
 // secondsCell is the median of the epochs' seconds, with their median CPU seconds in

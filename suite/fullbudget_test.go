@@ -178,8 +178,8 @@ func TestFullBudgetSecondsPerBackend(t *testing.T) {
 
 // TestFullBudgetSecondsPerMachine checks the s/epoch cell of a run resumed on another
 // CPU: the median of each CPU's epochs with the epochs that ran there, the CPU named
-// without the OS and CPU count, older epochs as unrecorded; one machine throughout keeps
-// the plain median.
+// without the OS and CPU count, older epochs as unrecorded; one machine throughout is
+// named without epochs.
 func TestFullBudgetSecondsPerMachine(t *testing.T) {
 	const avx512, avx2 = "linux/amd64, 2 CPUs, AMD EPYC, AVX-512", "linux/amd64, 2 CPUs, AMD EPYC, AVX2"
 	var epochs []gexph.EpochStats
@@ -195,8 +195,8 @@ func TestFullBudgetSecondsPerMachine(t *testing.T) {
 	if got := epochSecondsByBackend(epochs); got != want {
 		t.Errorf("mixed machines: %q, want %q", got, want)
 	}
-	if got := epochSecondsByBackend(epochs[4:]); got != "1358" {
-		t.Errorf("one machine: %q, want 1358", got)
+	if got, want := epochSecondsByBackend(epochs[4:]), "1358 (go; AMD EPYC, AVX2)"; got != want {
+		t.Errorf("one machine: %q, want %q", got, want)
 	}
 	if got := cpuOf("a machine of another form"); got != "a machine of another form" {
 		t.Errorf("cpuOf of another form: %q, want it whole", got)
@@ -217,7 +217,7 @@ func TestFullBudgetSecondsWithCPUSeconds(t *testing.T) {
 	add(zen3, 1600, 1330)
 	add(zen3, 2400, 1320)
 	add(zen3, 1590, 1325)
-	if got, want := epochSecondsByBackend(epochs), "1600 (CPU 1325)"; got != want {
+	if got, want := epochSecondsByBackend(epochs), "1600 (CPU 1325; go; AMD EPYC, AVX2)"; got != want {
 		t.Errorf("one machine: %q, want %q", got, want)
 	}
 	add("", 700, 0)
