@@ -137,6 +137,16 @@ func (c *bufferCache) put(buf *Buffer) {
 	}
 }
 
+// forget stops counting size bytes as in use: a buffer from get that its holder lets go
+// of without releasing it to the cache (Buffer.Finalize leaves its bytes to the garbage
+// collector). Without it, every finalized buffer would shrink the cache's budget for the
+// rest of the process.
+func (c *bufferCache) forget(size int) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.inUse = max(0, c.inUse-int64(size))
+}
+
 // drop forgets the cached buffers of one size.
 func (c *bufferCache) drop(size int) {
 	for _, b := range c.free[size] {

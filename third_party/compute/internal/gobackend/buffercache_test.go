@@ -2,7 +2,12 @@
 
 package gobackend
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/gomlx/compute/dtypes"
+	"github.com/gomlx/compute/shapes"
+)
 
 // borrow gets a buffer of size bytes from c, allocating it on a miss, as GetBuffer does.
 func borrow(c *bufferCache, size int) *Buffer {
@@ -99,5 +104,61 @@ func TestBufferBucketLenWastesLittleOnLargeBuffers(t *testing.T) {
 	}
 	if got := bufferBucketLen(1000); got != 1024 {
 		t.Errorf("small sizes keep the two-bit buckets: bufferBucketLen(1000) = %d", got)
+	}
+}
+
+// TestFinalizedBuffersLeaveTheCacheBudget checks that a buffer its holder finalizes
+// (as GoMLX's tensors do) stops counting as in use: before, each one shrank the cache's
+// budget for good, and after a few thousand training steps every request missed.
+func TestFinalizedBuffersLeaveTheCacheBudget(t *testing.T) {
+	withBudget(t, 1<<20)
+	b, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Finalize()
+	shape := shapes.Make(dtypes.Float32, 1024) // 4 KiB.
+	for range 1000 {                           // 4 MB finalized, four times the budget.
+		buf, err := b.GetBuffer(shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := buf.Finalize(); err != nil {
+			t.Fatal(err)
+		}
+		fed, err := b.BufferFromFlatData(0, make([]float32, 1024), shape)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b.PutBuffer(fed.(*Buffer))
+	}
+	if b.buffers.inUse != 0 {
+		t.Errorf("%d bytes counted in use after every buffer was finalized, want 0", b.buffers.inUse)
+	}
+	kept, _ := b.GetBuffer(shape)
+	b.PutBuffer(kept)
+	if again, _ := b.GetBuffer(shape); again != kept {
+		t.Error("the cache stopped reusing released buffers after its users finalized more than its budget")
+	}
+}
+
+// TestShallowCloneTakesOverTheCount checks that an output handed to the user as a
+// shallow clone is counted once: finalizing the clone, then the original handle (a
+// donated input), leaves only the other buffer in use.
+func TestShallowCloneTakesOverTheCount(t *testing.T) {
+	b, err := NewBackend()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Finalize()
+	other, _ := b.GetBuffer(shapes.Make(dtypes.Float32, 256))
+	orig, _ := b.GetBuffer(shapes.Make(dtypes.Float32, 1024))
+	clone := orig.shallowClone()
+	if err := clone.Finalize(); err != nil {
+		t.Fatal(err)
+	}
+	_ = orig.Finalize()
+	if want := int64(len(other.RawBytes)); b.buffers.inUse != want {
+		t.Errorf("%d bytes counted in use, want %d (the other buffer's)", b.buffers.inUse, want)
 	}
 }

@@ -47,6 +47,10 @@ type Buffer struct {
 	// to avoid unbounded pool growth when iterating over large datasets.
 	isUserFed bool
 
+	// counted is set while the backend's buffer cache counts RawBytes as in use (see
+	// bufferCache): from GetBuffer until the buffer is released, by PutBuffer or Finalize.
+	counted bool
+
 	// RawBytes is the underlying storage for the buffer.
 	// Its length is always >= requested size in bytes.
 	RawBytes []byte
@@ -163,6 +167,7 @@ func (b *Backend) GetBuffer(shape shapes.Shape) (*Buffer, error) {
 	buf.RawBackend = b
 	buf.InUse = true
 	buf.isUserFed = false
+	buf.counted = true
 	buf.RawShape = shape
 	rank := len(shape.Dimensions)
 	if rank <= len(buf.ShapeDimensionsBuffer) {
@@ -205,7 +210,12 @@ func (b *Backend) PutBuffer(buffer *Buffer) {
 		return
 	}
 
+	if !buffer.counted { // Not from GetBuffer: the cache never counted its bytes.
+		_ = buffer.Finalize()
+		return
+	}
 	buffer.InUse = false
+	buffer.counted = false
 	if len(buffer.RawBytes) == 0 {
 		return
 	}
@@ -215,8 +225,12 @@ func (b *Backend) PutBuffer(buffer *Buffer) {
 }
 
 // shallowClone returns a new Buffer struct pointing to the same data.
+//
+// The clone takes over the original's place in the buffer cache's count of bytes in use
+// (the executable hands the clone to the user and drops the original handle).
 func (buffer *Buffer) shallowClone() *Buffer {
 	newBuf := *buffer
+	buffer.counted = false
 	rank := len(newBuf.RawShape.Dimensions)
 	if rank <= len(newBuf.ShapeDimensionsBuffer) {
 		newBuf.RawShape.Dimensions = newBuf.ShapeDimensionsBuffer[:rank]
@@ -417,6 +431,10 @@ func (buffer *Buffer) Finalize() error {
 			buffer, strings.Join(issues, ", "))
 	}
 
+	if buffer.counted {
+		buffer.RawBackend.buffers.forget(len(buffer.RawBytes))
+		buffer.counted = false
+	}
 	buffer.InUse = false
 	buffer.Flat = nil
 	buffer.RawBytes = nil
