@@ -210,7 +210,7 @@ func (b *Backend) PutBuffer(buffer *Buffer) {
 		return
 	}
 
-	if !buffer.counted { // Not from GetBuffer: the cache never counted its bytes.
+	if !buffer.counted { // A handle whose bytes a shallow clone took over: not its to cache.
 		_ = buffer.Finalize()
 		return
 	}
